@@ -1,0 +1,10 @@
+# Every dependency comes from Debian's packages (scripts/install-deps.sh installs them).
+find_package(Threads REQUIRED)
+find_package(Boost 1.81 REQUIRED CONFIG COMPONENTS url json)
+find_package(Protobuf REQUIRED)
+find_package(OpenSSL REQUIRED)
+find_package(ZLIB REQUIRED)
+find_package(zstd CONFIG REQUIRED)
+find_package(Snappy CONFIG REQUIRED)
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(LZ4 REQUIRED IMPORTED_TARGET liblz4)

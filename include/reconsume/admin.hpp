@@ -1,0 +1,54 @@
+// Admin: the few topic-management operations the library, its tools and tests need — on the
+// embedded broker directly, on Pulsar through its admin REST API (http://host:8080).
+//
+// Thread safety: all members may be called from several threads at once.
+// Errors: throws Error — invalid_argument (bad URL or topic name), not_found (unknown topic),
+// connection_lost, authentication, broker_error (with the broker's text).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reconsume/client.hpp"
+
+namespace reconsume {
+
+struct AdminOptions {
+  std::string token;
+  TlsOptions tls;
+  std::chrono::milliseconds timeout{30'000};
+};
+
+struct SubscriptionStats {
+  std::string name;
+  std::int64_t backlog{0};  // messages not yet acknowledged
+};
+
+namespace detail {
+class AdminBackend;
+}
+
+class Admin {
+ public:
+  // "embedded://[name]" (the same broker as Client::connect of that URL), or
+  // "http://host:8080" / "https://host:8443" for Pulsar.
+  static Admin connect(std::string_view url, AdminOptions options = {});
+
+  void createPartitionedTopic(std::string_view topic, int partitions);
+  // 0 for a topic that is not partitioned (or does not exist).
+  int partitions(std::string_view topic);
+  bool topicExists(std::string_view topic);
+  // No more messages may be published (Pulsar's "terminate"): sends fail with broker_error.
+  void terminateTopic(std::string_view topic);
+  void deleteTopic(std::string_view topic);
+  std::vector<SubscriptionStats> subscriptions(std::string_view topic);
+  std::int64_t backlog(std::string_view topic, std::string_view subscription);
+
+ private:
+  std::shared_ptr<detail::AdminBackend> backend_;
+};
+
+}  // namespace reconsume

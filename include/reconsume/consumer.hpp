@@ -1,0 +1,188 @@
+// Consumer: receives from one or more topics on a durable subscription, acknowledges, gives
+// messages back (negative acknowledgement, ack timeout), and — with ConsumerOptions::retry set —
+// sends failed messages through a retry topic and, at the end, to a dead-letter topic
+// (reconsumeLater, deadLetter; SPEC.md sections 1–3).
+//
+// Thread safety: a Consumer is a cheap handle to shared state; every member may be called from
+// several threads at once. Handlers of async calls run on their associated executor (by default
+// the client's I/O executor), never inside the call that started them and never while a lock of
+// the library is held.
+//
+// Errors (blocking forms throw Error, async forms pass the error_code):
+// - invalid_argument: a level outside the table, a negative delay, a message this consumer did
+//   not receive, reconsumeLater without a retry policy; nothing was published or acknowledged.
+// - timeout, connection_lost, unavailable, broker_error, too_large: publishing the retry or dead
+//   letter failed; the message was not acknowledged and will be redelivered.
+// - closed: the consumer or client was closed.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reconsume/detail/completion.hpp"
+#include "reconsume/message.hpp"
+#include "reconsume/redelivery_backoff.hpp"
+#include "reconsume/retry_policy.hpp"
+
+namespace reconsume {
+
+enum class SubscriptionType { exclusive, shared, failover, keyShared };
+enum class InitialPosition { latest, earliest };
+
+struct ConsumerOptions {
+  std::vector<std::string> topics;
+  std::string subscription;
+  SubscriptionType subscriptionType{SubscriptionType::shared};
+  // Where a new subscription starts. The retry topic's subscription always starts at the
+  // earliest message, so no retry published before the first subscribe is missed.
+  InitialPosition initialPosition{InitialPosition::latest};
+  std::string consumerName;  // empty: generated
+  int receiverQueueSize{1000};
+
+  std::optional<RetryPolicy> retry;  // set: reconsumeLater and deadLetter are enabled
+  std::optional<std::string> retryTopic, deadLetterTopic;  // defaults per SPEC.md section 3
+  std::string deadLetterSubscription{"reconsume-dlq"};
+
+  // Redelivered after this long without an acknowledgement (0: never), plus
+  // ackTimeoutRedeliveryBackoff->next(redeliveryCount) when a backoff is set.
+  std::chrono::milliseconds ackTimeout{0};
+  std::shared_ptr<const RedeliveryBackoff> ackTimeoutRedeliveryBackoff;
+  // A negatively acknowledged message is redelivered after this delay, or after
+  // negativeAckRedeliveryBackoff->next(redeliveryCount) (at least 100 ms) when a backoff is set.
+  // The two cannot be combined: a non-default delay together with a backoff is an
+  // invalid-argument error at subscribe. Neither is respected when a consumer crashes: the broker
+  // then redelivers its unacknowledged messages at once.
+  std::chrono::milliseconds negativeAckRedeliveryDelay{std::chrono::minutes(1)};
+  std::shared_ptr<const RedeliveryBackoff> negativeAckRedeliveryBackoff;
+};
+
+struct ReconsumeOptions {
+  std::optional<int> level;                        // explicit level, 1-based
+  std::optional<std::chrono::milliseconds> delay;  // explicit delay (not with level)
+  std::string reason;                              // kept in RECONSUME_REASON and the history
+  std::map<std::string, std::string> properties;   // applied last; cannot change RECONSUMETIMES
+};
+
+namespace detail {
+class ConsumerImpl;
+}
+
+class Consumer {
+ public:
+  Consumer() = default;
+  explicit Consumer(std::shared_ptr<detail::ConsumerImpl> impl);
+
+  // Blocks until a message arrives.
+  Message receive();
+  // Nothing when no message arrived within `timeout` (real time).
+  std::optional<Message> receive(std::chrono::milliseconds timeout);
+  void acknowledge(const Message& message);
+  // Gives the message back; redelivered after the negative-ack delay or backoff.
+  void negativeAcknowledge(const Message& message);
+  // Redelivers every message received and not yet acknowledged.
+  void redeliverUnacknowledgedMessages();
+
+  void reconsumeLater(const Message& message);             // next step of the policy
+  void reconsumeLater(const Message& message, int level);  // explicit level, 1-based
+  void reconsumeLater(const Message& message, std::chrono::milliseconds delay);
+  void reconsumeLater(const Message& message, const ReconsumeOptions& options);
+  // Straight to the dead-letter topic with DEAD_LETTER_CAUSE=explicit and the reason.
+  void deadLetter(const Message& message, std::string_view reason);
+
+  // Handler: void(boost::system::error_code, Message).
+  template <typename CompletionToken>
+  auto asyncReceive(CompletionToken&& token) {
+    using Signature = void(boost::system::error_code, Message);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = impl_](auto handler) {
+          startReceive(impl, detail::Completion<Signature>(std::move(handler), executorOf(impl)));
+        },
+        token);
+  }
+  // Handler: void(boost::system::error_code).
+  template <typename CompletionToken>
+  auto asyncAcknowledge(const Message& message, CompletionToken&& token) {
+    return initiate(token, [message](const Impl& impl, Done done) {
+      startAcknowledge(impl, message, std::move(done));
+    });
+  }
+  // Handler: void(boost::system::error_code); completes once the retry is published and the
+  // original acknowledged, or with the error that stopped it (the original then stays
+  // unacknowledged).
+  template <typename CompletionToken>
+  auto asyncReconsumeLater(const Message& message, CompletionToken&& token) {
+    return asyncReconsumeLater(message, ReconsumeOptions{}, std::forward<CompletionToken>(token));
+  }
+  template <typename CompletionToken>
+  auto asyncReconsumeLater(const Message& message, int level, CompletionToken&& token) {
+    ReconsumeOptions options;
+    options.level = level;
+    return asyncReconsumeLater(message, options, std::forward<CompletionToken>(token));
+  }
+  template <typename CompletionToken>
+  auto asyncReconsumeLater(const Message& message, std::chrono::milliseconds delay,
+                           CompletionToken&& token) {
+    ReconsumeOptions options;
+    options.delay = delay;
+    return asyncReconsumeLater(message, options, std::forward<CompletionToken>(token));
+  }
+  template <typename CompletionToken>
+  auto asyncReconsumeLater(const Message& message, const ReconsumeOptions& options,
+                           CompletionToken&& token) {
+    return initiate(token, [message, options](const Impl& impl, Done done) {
+      startReconsumeLater(impl, message, options, std::move(done));
+    });
+  }
+  // Handler: void(boost::system::error_code).
+  template <typename CompletionToken>
+  auto asyncDeadLetter(const Message& message, std::string_view reason, CompletionToken&& token) {
+    return initiate(token, [message, r = std::string(reason)](const Impl& impl, Done done) {
+      startDeadLetter(impl, message, r, std::move(done));
+    });
+  }
+
+  const std::string& subscription() const;
+  // The subscribed topics as given (full names), without the retry topic.
+  const std::vector<std::string>& topics() const;
+  // Set when a retry policy is: the topics reconsumeLater and deadLetter publish to.
+  std::optional<std::string> retryTopic() const;
+  std::optional<std::string> deadLetterTopic() const;
+  boost::asio::any_io_executor executor() const;
+  // Stops delivery; messages received and not acknowledged are redelivered to other consumers.
+  // Pending async receives complete with errc::closed.
+  void close();
+
+ private:
+  // The operations capture the shared state, not `this`: a deferred token (use_awaitable) may
+  // start the operation after this handle is gone.
+  using Impl = std::shared_ptr<detail::ConsumerImpl>;
+  using Done = detail::Completion<void(boost::system::error_code)>;
+  template <typename CompletionToken, typename Start>
+  auto initiate(CompletionToken& token, Start start) {
+    return boost::asio::async_initiate<CompletionToken, void(boost::system::error_code)>(
+        [impl = impl_](auto handler, Start s) {
+          s(impl, Done(std::move(handler), executorOf(impl)));
+        },
+        token, std::move(start));
+  }
+  static boost::asio::any_io_executor executorOf(const Impl& impl);
+  static void startReceive(const Impl& impl,
+                           detail::Completion<void(boost::system::error_code, Message)> done);
+  static void startAcknowledge(const Impl& impl, const Message& message, Done done);
+  static void startReconsumeLater(const Impl& impl, const Message& message,
+                                  const ReconsumeOptions& options, Done done);
+  static void startDeadLetter(const Impl& impl, const Message& message, const std::string& reason,
+                              Done done);
+
+  std::shared_ptr<detail::ConsumerImpl> impl_;
+};
+
+}  // namespace reconsume

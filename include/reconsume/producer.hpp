@@ -1,0 +1,79 @@
+// Producer: publishes messages to one topic (all partitions of a partitioned topic).
+//
+// Thread safety: a Producer is a cheap handle to shared state; send and asyncSend may be called
+// from several threads at once. Messages sent from one thread are stored in the order sent.
+// Errors: send throws Error — invalid_argument (deliverAfter negative, both deliverAfter and
+// deliverAt set), too_large (bigger than the broker's maximum message size), timeout (no receipt
+// within ProducerOptions::sendTimeout), producer_busy (pending queue full and blockIfQueueFull
+// off), broker_error (e.g. the topic was terminated), connection_lost, closed.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "reconsume/detail/completion.hpp"
+#include "reconsume/message.hpp"
+
+namespace reconsume {
+
+enum class Compression { none, lz4, zlib, zstd, snappy };
+
+struct ProducerOptions {
+  std::string topic;
+  std::string producerName;                       // empty: the broker assigns one
+  std::chrono::milliseconds sendTimeout{30'000};  // 0: wait for ever
+  std::size_t maxPendingMessages{1000};
+  bool blockIfQueueFull{true};
+  Compression compression{Compression::none};
+  // Created on the topic together with the producer, so that nothing sent is lost before the
+  // first consumer subscribes (used for dead-letter topics).
+  std::optional<std::string> initialSubscription;
+  std::map<std::string, std::string> metadata;  // producer properties shown by the broker
+};
+
+namespace detail {
+class ProducerImpl;
+}
+
+class Producer {
+ public:
+  Producer() = default;
+  explicit Producer(std::shared_ptr<detail::ProducerImpl> impl);
+
+  MessageId send(std::string_view payload);
+  MessageId send(const OutgoingMessage& message);
+
+  // Handler: void(boost::system::error_code, MessageId). Completes on the handler's associated
+  // executor, by default the client's I/O executor, once the broker confirmed or the send failed.
+  template <typename CompletionToken>
+  auto asyncSend(OutgoingMessage message, CompletionToken&& token) {
+    using Signature = void(boost::system::error_code, MessageId);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = impl_](auto handler, OutgoingMessage m) {
+          startSend(impl, std::move(m),
+                    detail::Completion<Signature>(std::move(handler), executorOf(impl)));
+        },
+        token, std::move(message));
+  }
+
+  const std::string& topic() const;
+  boost::asio::any_io_executor executor() const;
+  // Waits for every pending send to complete, then closes; later sends fail with errc::closed.
+  void close();
+
+ private:
+  using Impl = std::shared_ptr<detail::ProducerImpl>;
+  static boost::asio::any_io_executor executorOf(const Impl& impl);
+  static void startSend(const Impl& impl, OutgoingMessage message,
+                        detail::Completion<void(boost::system::error_code, MessageId)> done);
+  std::shared_ptr<detail::ProducerImpl> impl_;
+};
+
+}  // namespace reconsume

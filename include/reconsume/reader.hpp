@@ -1,0 +1,72 @@
+// Reader: reads a topic in order from a starting position without a durable subscription; it
+// acknowledges nothing and leaves no trace on the topic.
+//
+// Thread safety: one thread at a time should read; close() may be called from any thread.
+// Errors: readNext throws Error — closed, connection_lost; createReader throws not_found for a
+// topic that does not exist when the broker does not create topics on demand.
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/system/error_code.hpp>
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "reconsume/detail/completion.hpp"
+#include "reconsume/message.hpp"
+
+namespace reconsume {
+
+struct ReaderOptions {
+  std::string topic;
+  MessageId startMessageId = MessageId::earliest();
+  bool startMessageIdInclusive{false};
+  int receiverQueueSize{1000};
+  std::string readerName;  // empty: generated
+};
+
+namespace detail {
+class ReaderImpl;
+}
+
+class Reader {
+ public:
+  Reader() = default;
+  explicit Reader(std::shared_ptr<detail::ReaderImpl> impl);
+
+  // True when a message after the last one read exists on the topic (asks the broker).
+  bool hasMessageAvailable();
+  // The next message; blocks until there is one.
+  Message readNext();
+  // The next message, or nothing when none arrived within `timeout` (real time).
+  std::optional<Message> readNext(std::chrono::milliseconds timeout);
+  // Moves the read position; the next message read is the first after `id` (or at, for earliest).
+  void seek(const MessageId& id);
+
+  // Handler: void(boost::system::error_code, Message); completes on the handler's associated
+  // executor, by default the client's I/O executor.
+  template <typename CompletionToken>
+  auto asyncReadNext(CompletionToken&& token) {
+    using Signature = void(boost::system::error_code, Message);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = impl_](auto handler) {
+          startReadNext(impl, detail::Completion<Signature>(std::move(handler), executorOf(impl)));
+        },
+        token);
+  }
+
+  const std::string& topic() const;
+  boost::asio::any_io_executor executor() const;
+  void close();
+
+ private:
+  using Impl = std::shared_ptr<detail::ReaderImpl>;
+  static boost::asio::any_io_executor executorOf(const Impl& impl);
+  static void startReadNext(const Impl& impl,
+                            detail::Completion<void(boost::system::error_code, Message)> done);
+  std::shared_ptr<detail::ReaderImpl> impl_;
+};
+
+}  // namespace reconsume

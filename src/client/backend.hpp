@@ -1,0 +1,100 @@
+// The seam between the backend-neutral client layer and a backend (embedded:// or pulsar://).
+//
+// A backend deals with single topics only: a non-partitioned topic or one partition. Partitions,
+// multi-topic consumers, receive queues, negative-ack and ack-timeout timers, readers' positions
+// and the retry layer are written once above this interface.
+//
+// Contract for every callback: it runs exactly once, on a thread of the backend's choosing (it
+// may run inside the call that started the operation), never while a lock of the backend is
+// held. A backend never calls user code; the layer above posts user handlers to executors.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/message_data.hpp"
+#include "common/status.hpp"
+#include "reconsume/clock.hpp"
+#include "reconsume/consumer.hpp"
+#include "reconsume/message.hpp"
+#include "reconsume/producer.hpp"
+
+namespace reconsume::detail {
+
+template <typename... Results>
+using Callback = std::function<void(const Status&, Results...)>;
+
+class BackendProducer {
+ public:
+  virtual ~BackendProducer() = default;
+  virtual const std::string& topic() const = 0;
+  // Stores the message; the callback gets its id once the broker confirmed it. Validates
+  // deliverAfter/deliverAt and the size against the broker's maximum message size.
+  virtual void send(const OutgoingMessage& message, Callback<MessageId> done) = 0;
+  virtual void close(Callback<> done) = 0;
+};
+
+// Where a backend consumer puts what it receives. Called from backend threads, without backend
+// locks held; the methods must be quick (queue and return).
+class MessageSink {
+ public:
+  virtual ~MessageSink() = default;
+  virtual void onMessage(std::shared_ptr<MessageData> message) = 0;
+  // Every message of this consumer not yet handed to the application will be delivered again
+  // (reconnect, seek, redelivery of all unacknowledged messages on Exclusive/Failover): drop those
+  // still queued from `topic`, and start counting flow permits afresh.
+  virtual void onReset(const std::string& topic) = 0;
+  // The broker ended this consumer for good (topic deleted, subscription removed).
+  virtual void onEnded(const std::string& topic, const Status& why) = 0;
+};
+
+struct SubscribeSpec {
+  std::string topic;  // a non-partitioned topic or one partition, full name
+  std::string subscription;
+  SubscriptionType type{SubscriptionType::shared};
+  InitialPosition initialPosition{InitialPosition::latest};
+  std::string consumerName;
+  int receiverQueueSize{1000};              // permits granted at (re)subscribe
+  bool durable{true};                       // false: a reader's non-durable subscription
+  std::optional<MessageId> startMessageId;  // readers
+  bool startMessageIdInclusive{false};
+};
+
+class BackendConsumer {
+ public:
+  virtual ~BackendConsumer() = default;
+  virtual const std::string& topic() const = 0;
+  // The application took `permits` messages out of the queue: the backend may deliver that many
+  // more. (At each (re)subscribe the backend itself grants SubscribeSpec::receiverQueueSize.)
+  virtual void flow(std::uint32_t permits) = 0;
+  // Individual acknowledgement. For a message of a batch entry, the entry is acknowledged on the
+  // broker once every index of it is.
+  virtual void acknowledge(const MessageData& message, Callback<> done) = 0;
+  // Asks the broker to redeliver these messages now, with their redelivery count raised. On
+  // Exclusive and Failover subscriptions Pulsar redelivers every unacknowledged message instead
+  // (and the backend calls MessageSink::onReset).
+  virtual void redeliver(const std::vector<MessageId>& ids) = 0;
+  virtual void redeliverAll() = 0;
+  virtual void seek(const MessageId& id, Callback<> done) = 0;
+  virtual void lastMessageId(Callback<MessageId> done) = 0;
+  virtual void close(Callback<> done) = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual void createProducer(const ProducerOptions& options,
+                              Callback<std::shared_ptr<BackendProducer>> done) = 0;
+  virtual void subscribe(const SubscribeSpec& spec, std::shared_ptr<MessageSink> sink,
+                         Callback<std::shared_ptr<BackendConsumer>> done) = 0;
+  // Number of partitions; 0 for a non-partitioned topic.
+  virtual void partitions(const std::string& topic, Callback<int> done) = 0;
+  // Completes every operation still in flight with errc::closed, then `done`.
+  virtual void close(Callback<> done) = 0;
+};
+
+}  // namespace reconsume::detail

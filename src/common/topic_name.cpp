@@ -1,0 +1,94 @@
+#include "common/topic_name.hpp"
+
+#include <charconv>
+#include <vector>
+
+#include "reconsume/error.hpp"
+
+namespace reconsume::detail {
+namespace {
+
+constexpr std::string_view kPartitionSuffix = "-partition-";
+
+[[noreturn]] void fail(std::string_view text, std::string_view why) {
+  throw Error(errc::invalid_argument,
+              "topic name '" + std::string(text) + "' is invalid: " + std::string(why));
+}
+
+int partitionOf(std::string_view local) {
+  auto at = local.rfind(kPartitionSuffix);
+  if (at == std::string_view::npos) return -1;
+  auto digits = local.substr(at + kPartitionSuffix.size());
+  int index = -1;
+  auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), index);
+  if (ec != std::errc() || end != digits.data() + digits.size() || digits.empty() || index < 0) {
+    return -1;
+  }
+  return index;
+}
+
+}  // namespace
+
+TopicName TopicName::parse(std::string_view text) {
+  TopicName name;
+  std::string_view rest = text;
+  auto scheme = rest.find("://");
+  if (scheme != std::string_view::npos) {
+    name.domain_ = std::string(rest.substr(0, scheme));
+    if (name.domain_ != "persistent" && name.domain_ != "non-persistent") {
+      fail(text, "the domain must be persistent or non-persistent");
+    }
+    rest.remove_prefix(scheme + 3);
+  } else {
+    name.domain_ = "persistent";
+  }
+
+  std::vector<std::string_view> parts;
+  for (std::size_t begin = 0;;) {
+    auto slash = rest.find('/', begin);
+    parts.push_back(rest.substr(begin, slash - begin));
+    if (slash == std::string_view::npos) break;
+    begin = slash + 1;
+  }
+  if (parts.size() == 1 && scheme == std::string_view::npos) {
+    name.tenant_ = "public";
+    name.namespace_ = "default";
+    name.local_ = std::string(parts[0]);
+  } else if (parts.size() == 3) {
+    name.tenant_ = std::string(parts[0]);
+    name.namespace_ = std::string(parts[1]);
+    name.local_ = std::string(parts[2]);
+  } else {
+    fail(text, "expected name, tenant/namespace/name or domain://tenant/namespace/name");
+  }
+  if (name.tenant_.empty() || name.namespace_.empty() || name.local_.empty()) {
+    fail(text, "tenant, namespace and name must not be empty");
+  }
+  name.partition_ = partitionOf(name.local_);
+  return name;
+}
+
+std::string TopicName::toString() const {
+  return domain_ + "://" + tenant_ + '/' + namespace_ + '/' + local_;
+}
+
+TopicName TopicName::base() const {
+  if (partition_ < 0) return *this;
+  TopicName copy = *this;
+  copy.local_ = local_.substr(0, local_.rfind(kPartitionSuffix));
+  copy.partition_ = -1;
+  return copy;
+}
+
+TopicName TopicName::partitionAt(int index) const {
+  TopicName copy = base();
+  copy.local_ += std::string(kPartitionSuffix) + std::to_string(index);
+  copy.partition_ = index;
+  return copy;
+}
+
+std::string canonicalTopic(std::string_view text) {
+  return TopicName::parse(text).toString();
+}
+
+}  // namespace reconsume::detail

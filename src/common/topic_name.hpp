@@ -1,0 +1,41 @@
+// Pulsar topic names: "persistent://tenant/namespace/name[-partition-N]". A bare "name" means
+// persistent://public/default/name and "tenant/namespace/name" means persistent://tenant/...,
+// as in the Java client.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace reconsume::detail {
+
+class TopicName {
+ public:
+  // Throws Error(errc::invalid_argument) naming the text for an empty name, an unknown domain,
+  // or a wrong number of parts.
+  static TopicName parse(std::string_view text);
+
+  const std::string& domain() const { return domain_; }  // "persistent" or "non-persistent"
+  const std::string& tenant() const { return tenant_; }
+  const std::string& namespacePart() const { return namespace_; }
+  const std::string& localName() const { return local_; }  // with any -partition-N suffix
+  std::string namespaceName() const { return tenant_ + '/' + namespace_; }
+  std::string toString() const;  // the canonical full name
+
+  // The partition index from a "-partition-N" suffix, or -1.
+  int partition() const { return partition_; }
+  // This topic without its partition suffix.
+  TopicName base() const;
+  // Partition `index` of this (base) topic.
+  TopicName partitionAt(int index) const;
+
+  friend bool operator==(const TopicName&, const TopicName&) = default;
+
+ private:
+  std::string domain_, tenant_, namespace_, local_;
+  int partition_ = -1;
+};
+
+// Shorthand: the canonical full name of `text`.
+std::string canonicalTopic(std::string_view text);
+
+}  // namespace reconsume::detail

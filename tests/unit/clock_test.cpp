@@ -1,0 +1,90 @@
+#include "reconsume/clock.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <future>
+#include <vector>
+
+#include "reconsume/error.hpp"
+
+namespace reconsume {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ManualClock, RunsDueTimersInOrderSeeingTheirOwnDueTime) {
+  ManualClock clock;
+  auto start = clock.now();
+  std::vector<std::pair<int, Clock::time_point>> fired;
+  clock.schedule(start + 2h, [&] { fired.emplace_back(2, clock.now()); });
+  clock.schedule(start + 1s, [&] { fired.emplace_back(1, clock.now()); });
+  clock.schedule(start + 3h, [&] { fired.emplace_back(3, clock.now()); });
+
+  clock.advance(2h);
+
+  ASSERT_EQ(fired.size(), 2u);
+  EXPECT_EQ(fired[0], std::make_pair(1, start + 1s));
+  EXPECT_EQ(fired[1], std::make_pair(2, start + 2h));
+  EXPECT_EQ(clock.now(), start + 2h);
+  EXPECT_EQ(clock.nextTimer(), start + 3h);
+}
+
+TEST(ManualClock, TimerMayScheduleAnotherThatFallsInTheSameAdvance) {
+  ManualClock clock;
+  int fired = 0;
+  clock.schedule(clock.now() + 1s, [&] {
+    ++fired;
+    clock.schedule(clock.now() + 1s, [&] { ++fired; });
+  });
+  clock.advance(5s);
+  EXPECT_EQ(fired, 2);
+}
+
+TEST(ManualClock, CancelledTimerDoesNotRun) {
+  ManualClock clock;
+  bool fired = false;
+  auto id = clock.schedule(clock.now() + 1s, [&] { fired = true; });
+  EXPECT_TRUE(clock.cancel(id));
+  EXPECT_FALSE(clock.cancel(id));
+  clock.advance(1s);
+  EXPECT_FALSE(fired);
+}
+
+TEST(ManualClock, RefusesToGoBackNamingTheStep) {
+  ManualClock clock;
+  auto before = clock.now();
+  try {
+    clock.advance(-5ms);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("-5ms"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(clock.set(before - 1s), Error);
+  EXPECT_EQ(clock.now(), before);
+}
+
+TEST(SystemClock, RunsATimerOnItsThread) {
+  SystemClock clock;
+  std::promise<std::thread::id> ran;
+  clock.schedule(clock.now() + 1ms, [&] { ran.set_value(std::this_thread::get_id()); });
+  auto future = ran.get_future();
+  ASSERT_EQ(future.wait_for(10s), std::future_status::ready);
+  EXPECT_TRUE(future.get() != std::this_thread::get_id());
+}
+
+TEST(SystemClock, CancelledTimerDoesNotRun) {
+  SystemClock clock;
+  std::atomic<bool> cancelledRan{false};
+  std::promise<void> later;
+  auto id = clock.schedule(clock.now() + 20ms, [&] { cancelledRan = true; });
+  EXPECT_TRUE(clock.cancel(id));
+  // A later timer firing proves the clock went past the cancelled one's due time.
+  clock.schedule(clock.now() + 40ms, [&] { later.set_value(); });
+  ASSERT_EQ(later.get_future().wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(cancelledRan);
+}
+
+}  // namespace
+}  // namespace reconsume
