@@ -1,0 +1,25 @@
+// The seam behind reconsume::Admin: the embedded broker's own operations, or Pulsar's admin REST
+// API. Blocking calls; each throws Error (see admin.hpp for which).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reconsume/admin.hpp"
+
+namespace reconsume::detail {
+
+class AdminBackend {
+ public:
+  virtual ~AdminBackend() = default;
+  // Topics are passed in canonical full form (persistent://tenant/ns/name).
+  virtual void createPartitionedTopic(const std::string& topic, int partitions) = 0;
+  virtual int partitions(const std::string& topic) = 0;
+  virtual bool topicExists(const std::string& topic) = 0;
+  virtual void terminateTopic(const std::string& topic) = 0;
+  virtual void deleteTopic(const std::string& topic) = 0;
+  virtual std::vector<SubscriptionStats> subscriptions(const std::string& topic) = 0;
+};
+
+}  // namespace reconsume::detail
