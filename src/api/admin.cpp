@@ -1,0 +1,67 @@
+#include "reconsume/admin.hpp"
+
+#include "api/handle.hpp"
+#include "client/backend_factory.hpp"
+#include "common/topic_name.hpp"
+
+namespace reconsume {
+
+using detail::stateOf;
+
+Admin Admin::connect(std::string_view url, AdminOptions options) {
+  auto parsed = detail::ServiceUrl::parse(url);
+  Admin admin;
+  switch (parsed.kind) {
+    case detail::ServiceUrl::Kind::embedded:
+      admin.backend_ = detail::connectEmbeddedAdmin(parsed);
+      break;
+    case detail::ServiceUrl::Kind::http:
+    case detail::ServiceUrl::Kind::https:
+      admin.backend_ = detail::connectHttpAdmin(parsed, options);
+      break;
+    default:
+      throw Error(errc::invalid_argument,
+                  "admin URL '" + std::string(url) +
+                      "' must be embedded://[name], http://host:port or https://host:port");
+  }
+  return admin;
+}
+
+void Admin::createPartitionedTopic(std::string_view topic, int partitions) {
+  if (partitions < 1) {
+    throw Error(errc::invalid_argument, "a partitioned topic needs at least 1 partition, not " +
+                                            std::to_string(partitions) + " (topic '" +
+                                            std::string(topic) + "')");
+  }
+  stateOf(backend_, "Admin").createPartitionedTopic(detail::canonicalTopic(topic), partitions);
+}
+
+int Admin::partitions(std::string_view topic) {
+  return stateOf(backend_, "Admin").partitions(detail::canonicalTopic(topic));
+}
+
+bool Admin::topicExists(std::string_view topic) {
+  return stateOf(backend_, "Admin").topicExists(detail::canonicalTopic(topic));
+}
+
+void Admin::terminateTopic(std::string_view topic) {
+  stateOf(backend_, "Admin").terminateTopic(detail::canonicalTopic(topic));
+}
+
+void Admin::deleteTopic(std::string_view topic) {
+  stateOf(backend_, "Admin").deleteTopic(detail::canonicalTopic(topic));
+}
+
+std::vector<SubscriptionStats> Admin::subscriptions(std::string_view topic) {
+  return stateOf(backend_, "Admin").subscriptions(detail::canonicalTopic(topic));
+}
+
+std::int64_t Admin::backlog(std::string_view topic, std::string_view subscription) {
+  for (const auto& stats : subscriptions(topic)) {
+    if (stats.name == subscription) return stats.backlog;
+  }
+  throw Error(errc::not_found, "topic '" + std::string(topic) + "' has no subscription '" +
+                                   std::string(subscription) + "'");
+}
+
+}  // namespace reconsume

@@ -1,0 +1,72 @@
+#include "reconsume/client.hpp"
+
+#include "api/handle.hpp"
+#include "client/client_impl.hpp"
+#include "client/consumer_impl.hpp"
+#include "client/producer_impl.hpp"
+#include "client/sync_call.hpp"
+#include "common/topic_name.hpp"
+#include "retry/retry_subscribe.hpp"
+
+namespace reconsume {
+
+using detail::stateOf;
+using detail::syncCall;
+
+Client::Client(std::shared_ptr<detail::ClientImpl> impl) : impl_(std::move(impl)) {}
+
+Client Client::connect(std::string_view serviceUrl, ClientOptions options) {
+  return Client(detail::ClientImpl::connect(serviceUrl, std::move(options)));
+}
+
+Producer Client::createProducer(std::string_view topic) {
+  ProducerOptions options;
+  options.topic = std::string(topic);
+  return createProducer(options);
+}
+
+Producer Client::createProducer(const ProducerOptions& options) {
+  stateOf(impl_, "Client");
+  auto [producer] = syncCall<std::shared_ptr<detail::ProducerImpl>>(
+      [&](auto done) { detail::ProducerImpl::create(impl_, options, done); });
+  return Producer(std::move(producer));
+}
+
+Consumer Client::subscribe(const ConsumerOptions& options) {
+  stateOf(impl_, "Client");
+  auto [consumer] = syncCall<std::shared_ptr<detail::ConsumerImpl>>(
+      [&](auto done) { retry::subscribe(impl_, options, done); });
+  return Consumer(std::move(consumer));
+}
+
+Reader Client::createReader(std::string_view topic) {
+  ReaderOptions options;
+  options.topic = std::string(topic);
+  return createReader(options);
+}
+
+int Client::partitionsOf(std::string_view topic) {
+  auto& impl = stateOf(impl_, "Client");
+  auto name = detail::canonicalTopic(topic);
+  auto [count] = syncCall<int>([&](auto done) { impl.backend().partitions(name, done); });
+  return count;
+}
+
+const std::string& Client::serviceUrl() const {
+  return stateOf(impl_, "Client").url().text;
+}
+
+boost::asio::any_io_executor Client::executor() const {
+  return stateOf(impl_, "Client").executor();
+}
+
+const std::shared_ptr<Clock>& Client::clock() const {
+  return stateOf(impl_, "Client").clock();
+}
+
+void Client::close() {
+  auto& impl = stateOf(impl_, "Client");
+  syncCall<>([&](auto done) { impl.close(done); });
+}
+
+}  // namespace reconsume

@@ -1,0 +1,53 @@
+#include "reconsume/producer.hpp"
+
+#include "api/handle.hpp"
+#include "client/producer_impl.hpp"
+#include "client/sync_call.hpp"
+
+namespace reconsume {
+
+using detail::stateOf;
+using detail::syncCall;
+
+Producer::Producer(std::shared_ptr<detail::ProducerImpl> impl) : impl_(std::move(impl)) {}
+
+MessageId Producer::send(std::string_view payload) {
+  OutgoingMessage message;
+  message.payload = std::string(payload);
+  return send(message);
+}
+
+MessageId Producer::send(const OutgoingMessage& message) {
+  auto& impl = stateOf(impl_, "Producer");
+  auto [id] = syncCall<MessageId>([&](auto done) { impl.send(message, done); });
+  return id;
+}
+
+boost::asio::any_io_executor Producer::executorOf(const Impl& impl) {
+  return stateOf(impl, "Producer").client().executor();
+}
+
+void Producer::startSend(const Impl& impl, OutgoingMessage message,
+                         detail::Completion<void(boost::system::error_code, MessageId)> done) {
+  auto completion = std::make_shared<decltype(done)>(std::move(done));
+  auto client = impl->client().shared_from_this();
+  impl->send(message, [completion, client](const detail::Status& status, const MessageId& id) {
+    if (!status.ok()) client->log().warn("asyncSend: " + status.message);
+    completion->complete(detail::toErrorCode(status), id);
+  });
+}
+
+const std::string& Producer::topic() const {
+  return stateOf(impl_, "Producer").topic();
+}
+
+boost::asio::any_io_executor Producer::executor() const {
+  return executorOf(impl_);
+}
+
+void Producer::close() {
+  auto& impl = stateOf(impl_, "Producer");
+  syncCall<>([&](auto done) { impl.close(done); });
+}
+
+}  // namespace reconsume

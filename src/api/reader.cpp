@@ -1,0 +1,97 @@
+#include "reconsume/reader.hpp"
+
+#include <atomic>
+
+#include "api/handle.hpp"
+#include "client/consumer_impl.hpp"
+#include "client/sync_call.hpp"
+#include "common/topic_name.hpp"
+
+namespace reconsume {
+
+namespace detail {
+
+// A reader is a consumer on a non-durable, exclusive subscription of its own.
+class ReaderImpl {
+ public:
+  std::shared_ptr<ConsumerImpl> consumer;
+  std::string topic;
+};
+
+}  // namespace detail
+
+using detail::stateOf;
+using detail::syncCall;
+
+Reader::Reader(std::shared_ptr<detail::ReaderImpl> impl) : impl_(std::move(impl)) {}
+
+Reader Client::createReader(const ReaderOptions& options) {
+  stateOf(impl_, "Client");
+  static std::atomic<std::uint64_t> readers{0};
+  detail::ConsumerSpec spec;
+  spec.topics.push_back({detail::canonicalTopic(options.topic), SubscriptionType::exclusive,
+                         InitialPosition::earliest});
+  if (options.receiverQueueSize < 1) {
+    throw Error(errc::invalid_argument, "ReaderOptions::receiverQueueSize is " +
+                                            std::to_string(options.receiverQueueSize) +
+                                            "; at least 1 is needed");
+  }
+  spec.options.subscription = "reader-" + std::to_string(++readers);
+  spec.options.consumerName = options.readerName;
+  spec.options.receiverQueueSize = options.receiverQueueSize;
+  spec.durable = false;
+  spec.startMessageId = options.startMessageId;
+  spec.startMessageIdInclusive = options.startMessageIdInclusive;
+  auto [consumer] = syncCall<std::shared_ptr<detail::ConsumerImpl>>(
+      [&](auto done) { detail::ConsumerImpl::create(impl_, spec, done); });
+  auto reader = std::make_shared<detail::ReaderImpl>();
+  reader->consumer = std::move(consumer);
+  reader->topic = spec.topics.front().topic;
+  return Reader(std::move(reader));
+}
+
+bool Reader::hasMessageAvailable() {
+  auto& consumer = *stateOf(impl_, "Reader").consumer;
+  auto [available] = syncCall<bool>([&](auto done) { consumer.hasMessageAvailable(done); });
+  return available;
+}
+
+Message Reader::readNext() {
+  return *stateOf(impl_, "Reader").consumer->receive(std::nullopt);
+}
+
+std::optional<Message> Reader::readNext(std::chrono::milliseconds timeout) {
+  return stateOf(impl_, "Reader").consumer->receive(std::chrono::steady_clock::now() + timeout);
+}
+
+void Reader::seek(const MessageId& id) {
+  auto& consumer = *stateOf(impl_, "Reader").consumer;
+  syncCall<>([&](auto done) { consumer.seek(id, done); });
+}
+
+boost::asio::any_io_executor Reader::executorOf(const Impl& impl) {
+  return stateOf(impl, "Reader").consumer->client().executor();
+}
+
+void Reader::startReadNext(const Impl& impl,
+                           detail::Completion<void(boost::system::error_code, Message)> done) {
+  auto completion = std::make_shared<decltype(done)>(std::move(done));
+  impl->consumer->receiveAsync([completion](const detail::Status& status, Message message) {
+    completion->complete(detail::toErrorCode(status), std::move(message));
+  });
+}
+
+const std::string& Reader::topic() const {
+  return stateOf(impl_, "Reader").topic;
+}
+
+boost::asio::any_io_executor Reader::executor() const {
+  return executorOf(impl_);
+}
+
+void Reader::close() {
+  auto& consumer = *stateOf(impl_, "Reader").consumer;
+  syncCall<>([&](auto done) { consumer.close(done); });
+}
+
+}  // namespace reconsume

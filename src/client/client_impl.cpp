@@ -1,0 +1,114 @@
+#include "client/client_impl.hpp"
+
+#include <atomic>
+
+#include "client/backend_factory.hpp"
+
+namespace reconsume::detail {
+
+std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
+                                                ClientOptions options) {
+  auto url = ServiceUrl::parse(serviceUrl);
+  if (url.kind == ServiceUrl::Kind::http || url.kind == ServiceUrl::Kind::https) {
+    throw Error(errc::invalid_argument,
+                "service URL '" + std::string(serviceUrl) +
+                    "' is an admin URL; a client connects to embedded://, pulsar:// or "
+                    "pulsar+ssl://");
+  }
+  if (options.ioThreads < 1) {
+    throw Error(errc::invalid_argument, "ClientOptions::ioThreads is " +
+                                            std::to_string(options.ioThreads) +
+                                            "; at least 1 is needed");
+  }
+  for (auto [name, value] : {std::pair{"operationTimeout", options.operationTimeout},
+                             std::pair{"connectionTimeout", options.connectionTimeout},
+                             std::pair{"keepAliveInterval", options.keepAliveInterval}}) {
+    if (value.count() <= 0) {
+      throw Error(errc::invalid_argument, std::string("ClientOptions::") + name + " is " +
+                                              std::to_string(value.count()) +
+                                              "ms; it must be positive");
+    }
+  }
+  std::shared_ptr<ClientImpl> client(new ClientImpl(std::move(url), std::move(options)));
+  if (client->url_.kind == ServiceUrl::Kind::embedded) {
+    auto connection = connectEmbedded(client->url_, client->options_.clock);
+    client->backend_ = std::move(connection.backend);
+    client->clock_ = std::move(connection.clock);
+  } else {
+    client->clock_ = client->options_.clock ? client->options_.clock : SystemClock::shared();
+    client->backend_ =
+        connectPulsar(client->url_, client->options_, client->io_, client->clock_, client->log_);
+  }
+  return client;
+}
+
+ClientImpl::ClientImpl(ServiceUrl url, ClientOptions options)
+    : url_(std::move(url)),
+      options_(std::move(options)),
+      log_(options_.logger, options_.logLevel),
+      io_(options_.ioThreads),
+      work_(io_.get_executor()) {
+  for (int i = 0; i < options_.ioThreads; ++i) {
+    threads_.emplace_back([this] { io_.run(); });
+  }
+}
+
+ClientImpl::~ClientImpl() {
+  // The last handle is gone: close what is still open, without waiting for handlers of
+  // operations nobody can observe any more.
+  if (!closed()) close([](const Status&) {});
+  stopThreads();
+}
+
+void ClientImpl::stopThreads() {
+  work_.reset();
+  io_.stop();
+  for (auto& thread : threads_) {
+    if (!thread.joinable()) continue;
+    if (thread.get_id() == std::this_thread::get_id()) {
+      thread.detach();  // the last handle was dropped by a handler on our own thread
+    } else {
+      thread.join();
+    }
+  }
+  threads_.clear();
+}
+
+Status ClientImpl::track(const std::shared_ptr<Closeable>& object) {
+  std::lock_guard lock(mutex_);
+  if (closing_) return Status(errc::closed, "the client for " + url_.text + " is closed");
+  std::erase_if(open_, [](const auto& weak) { return weak.expired(); });
+  open_.push_back(object);
+  return {};
+}
+
+bool ClientImpl::closed() const {
+  std::lock_guard lock(mutex_);
+  return closing_;
+}
+
+void ClientImpl::close(Callback<> done) {
+  std::vector<std::shared_ptr<Closeable>> objects;
+  {
+    std::lock_guard lock(mutex_);
+    if (closing_) {
+      done({});
+      return;
+    }
+    closing_ = true;
+    for (auto& weak : open_) {
+      if (auto object = weak.lock()) objects.push_back(std::move(object));
+    }
+    open_.clear();
+  }
+  // Close every object, then the backend; `done` once all of it completed.
+  auto remaining = std::make_shared<std::atomic<std::size_t>>(objects.size() + 1);
+  auto backend = backend_;
+  auto finish = [remaining, backend, done](const Status&) {
+    if (--*remaining == 0) backend->close(done);
+  };
+  for (auto& object : objects) object->close(finish);
+  finish({});
+}
+
+}  // namespace reconsume::detail

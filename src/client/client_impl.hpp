@@ -1,0 +1,66 @@
+// The state behind a Client: the backend, the clock, the I/O threads async handlers complete on,
+// and every producer, consumer and reader still open (closed with the client).
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "client/backend.hpp"
+#include "common/log.hpp"
+#include "common/service_url.hpp"
+#include "reconsume/client.hpp"
+
+namespace reconsume::detail {
+
+// Something the client closes when it closes.
+class Closeable {
+ public:
+  virtual ~Closeable() = default;
+  virtual void close(Callback<> done) = 0;
+};
+
+class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
+ public:
+  // Throws Error(invalid_argument) for a bad URL or option.
+  static std::shared_ptr<ClientImpl> connect(std::string_view serviceUrl, ClientOptions options);
+  ~ClientImpl();
+
+  Backend& backend() { return *backend_; }
+  const std::shared_ptr<Clock>& clock() const { return clock_; }
+  const Log& log() const { return log_; }
+  const ClientOptions& options() const { return options_; }
+  const ServiceUrl& url() const { return url_; }
+  boost::asio::any_io_executor executor() { return io_.get_executor(); }
+  boost::asio::io_context& io() { return io_; }
+
+  // Registers an object to close with the client; fails with errc::closed once the client is
+  // closing (the caller then closes the object itself).
+  Status track(const std::shared_ptr<Closeable>& object);
+  bool closed() const;
+
+  void close(Callback<> done);
+
+ private:
+  ClientImpl(ServiceUrl url, ClientOptions options);
+  void stopThreads();
+
+  ServiceUrl url_;
+  ClientOptions options_;
+  Log log_;
+  std::shared_ptr<Clock> clock_;
+  boost::asio::io_context io_;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::vector<std::thread> threads_;
+  std::shared_ptr<Backend> backend_;
+
+  mutable std::mutex mutex_;
+  bool closing_ = false;
+  std::vector<std::weak_ptr<Closeable>> open_;
+};
+
+}  // namespace reconsume::detail

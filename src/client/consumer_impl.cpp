@@ -1,0 +1,276 @@
+#include "client/consumer_impl.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include "client/gather.hpp"
+#include "common/topic_name.hpp"
+
+namespace reconsume::detail {
+
+using namespace std::chrono_literals;
+
+// Routes what one backend consumer delivers into the shared queue, tagged with its slot. Holds
+// the consumer weakly: the backend keeps the sink alive, the consumer keeps the backend alive.
+class ConsumerImpl::Sink final : public MessageSink {
+ public:
+  Sink(std::weak_ptr<ConsumerImpl> owner, std::size_t slot)
+      : owner_(std::move(owner)), slot_(slot) {}
+
+  void onMessage(std::shared_ptr<MessageData> message) override {
+    if (auto owner = owner_.lock()) owner->queue_.push({std::move(message), slot_});
+  }
+  void onReset(const std::string&) override {
+    if (auto owner = owner_.lock()) {
+      owner->queue_.drop(slot_);
+      owner->slots_[slot_]->taken = 0;
+    }
+  }
+  void onEnded(const std::string& topic, const Status& why) override {
+    if (auto owner = owner_.lock()) {
+      owner->client_->log().warn("consumer of " + topic + " on subscription " +
+                                 owner->spec_.options.subscription + " ended: " + why.message);
+    }
+  }
+
+ private:
+  std::weak_ptr<ConsumerImpl> owner_;
+  std::size_t slot_;
+};
+
+ConsumerImpl::ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec)
+    : client_(std::move(client)), spec_(std::move(spec)) {
+  flowThreshold_ = static_cast<std::uint32_t>(std::max(1, spec_.options.receiverQueueSize / 2));
+}
+
+void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpec spec,
+                          Callback<std::shared_ptr<ConsumerImpl>> done) {
+  std::shared_ptr<ConsumerImpl> consumer(new ConsumerImpl(client, std::move(spec)));
+  for (const auto& topic : consumer->spec_.topics) consumer->givenTopics_.push_back(topic.topic);
+
+  auto redeliver = [weak = std::weak_ptr<ConsumerImpl>(consumer)](std::size_t slot,
+                                                                  std::vector<MessageId> ids) {
+    if (auto self = weak.lock()) self->redeliver(slot, std::move(ids));
+  };
+  consumer->negativeAcks_ = std::make_shared<RedeliveryScheduler>(client->clock(), redeliver);
+  consumer->ackTimeouts_ = std::make_shared<RedeliveryScheduler>(client->clock(), redeliver);
+
+  // First the partitions of every topic, then one subscription per topic or partition.
+  auto topics = consumer->spec_.topics;
+  auto lookups = Gather<int>::start(
+      topics.size(), [consumer, topics, done](const Status& status, std::vector<int> counts) {
+        if (!status.ok()) return done(status, nullptr);
+        std::vector<SubscribeSpec> specs;
+        for (std::size_t i = 0; i < topics.size(); ++i) {
+          SubscribeSpec spec;
+          spec.subscription = consumer->spec_.options.subscription;
+          spec.type = topics[i].type;
+          spec.initialPosition = topics[i].initialPosition;
+          spec.consumerName = consumer->spec_.options.consumerName;
+          spec.receiverQueueSize = consumer->spec_.options.receiverQueueSize;
+          spec.durable = consumer->spec_.durable;
+          spec.startMessageId = consumer->spec_.startMessageId;
+          spec.startMessageIdInclusive = consumer->spec_.startMessageIdInclusive;
+          if (counts[i] == 0) {
+            spec.topic = topics[i].topic;
+            specs.push_back(spec);
+            continue;
+          }
+          auto base = TopicName::parse(topics[i].topic);
+          for (int p = 0; p < counts[i]; ++p) {
+            spec.topic = base.partitionAt(p).toString();
+            specs.push_back(spec);
+          }
+        }
+        consumer->subscribeAll(std::move(specs), [consumer, done](const Status& status) {
+          if (!status.ok()) return done(status, nullptr);
+          if (auto tracked = consumer->client_->track(consumer); !tracked.ok()) {
+            consumer->close([](const Status&) {});
+            return done(tracked, nullptr);
+          }
+          done({}, consumer);
+        });
+      });
+  for (std::size_t i = 0; i < topics.size(); ++i) {
+    client->backend().partitions(topics[i].topic, lookups->slot(i));
+  }
+}
+
+void ConsumerImpl::subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done) {
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    auto slot = std::make_unique<Slot>();
+    slot->topic = specs[i].topic;
+    slotByTopic_.emplace(slot->topic, i);
+    slots_.push_back(std::move(slot));
+  }
+  auto self = shared_from_this();
+  auto gather = Gather<std::shared_ptr<BackendConsumer>>::start(
+      specs.size(),
+      [self, done](const Status& status, std::vector<std::shared_ptr<BackendConsumer>> consumers) {
+        for (std::size_t i = 0; i < consumers.size(); ++i) self->slots_[i]->backend = consumers[i];
+        if (status.ok()) return done({});
+        // Undo the subscriptions that succeeded; report the first failure.
+        self->close([done, status](const Status&) { done(status); });
+      });
+  for (std::size_t i = 0; i < specs.size(); ++i) {
+    client_->backend().subscribe(specs[i], std::make_shared<Sink>(self, i), gather->slot(i));
+  }
+}
+
+Status ConsumerImpl::closedStatus() const {
+  return Status(errc::closed,
+                "consumer of subscription '" + spec_.options.subscription + "' is closed");
+}
+
+Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
+  auto& slot = *slots_[item.slot];
+  if (++slot.taken >= flowThreshold_) {
+    if (auto permits = slot.taken.exchange(0); permits > 0 && slot.backend) {
+      slot.backend->flow(permits);
+    }
+  }
+  const auto& data = *item.message;
+  if (spec_.options.ackTimeout.count() > 0 && spec_.durable) {
+    auto wait = spec_.options.ackTimeout;
+    if (spec_.options.ackTimeoutRedeliveryBackoff) {
+      wait += spec_.options.ackTimeoutRedeliveryBackoff->next(data.redeliveryCount);
+    }
+    ackTimeouts_->add(item.slot, data.id, client_->clock()->now() + wait);
+  }
+  if (!spec_.durable) {
+    std::lock_guard lock(positionMutex_);
+    slot.lastHandedOut = data.id;
+  }
+  return Message(std::move(item.message));
+}
+
+std::optional<Message> ConsumerImpl::receive(
+    std::optional<std::chrono::steady_clock::time_point> deadline) {
+  if (closed_) closedStatus().raise();
+  std::optional<ReceiveQueue::Item> item;
+  queue_.pop(deadline, item).raiseIfFailed();
+  if (!item) return std::nullopt;
+  return handOut(std::move(*item));
+}
+
+void ConsumerImpl::receiveAsync(Callback<Message> done) {
+  if (closed_) return done(closedStatus(), {});
+  auto self = shared_from_this();
+  queue_.popAsync([self, done = std::move(done)](const Status& status, ReceiveQueue::Item item) {
+    // May run inside a backend's delivery: do the bookkeeping (which may call the backend) on
+    // the io executor instead.
+    boost::asio::post(self->client_->io(), [self, done, status, item = std::move(item)]() mutable {
+      if (!status.ok()) return done(status, {});
+      done({}, self->handOut(std::move(item)));
+    });
+  });
+}
+
+Status ConsumerImpl::slotOf(const Message& message, std::size_t& slot) const {
+  if (!message) return Status(errc::invalid_argument, "the message is empty");
+  auto found = slotByTopic_.find(message.topic());
+  if (found == slotByTopic_.end()) {
+    return Status(errc::invalid_argument,
+                  "message " + message.id().toString() + " of topic '" + message.topic() +
+                      "' was not received by this consumer (subscription '" +
+                      spec_.options.subscription + "')");
+  }
+  slot = found->second;
+  return {};
+}
+
+void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
+  if (closed_) return done(closedStatus());
+  std::size_t slot = 0;
+  if (auto status = slotOf(message, slot); !status.ok()) return done(status);
+  ackTimeouts_->remove(slot, message.id());
+  negativeAcks_->remove(slot, message.id());
+  slots_[slot]->backend->acknowledge(*message.impl(), std::move(done));
+}
+
+Status ConsumerImpl::negativeAcknowledge(const Message& message) {
+  if (closed_) return closedStatus();
+  std::size_t slot = 0;
+  if (auto status = slotOf(message, slot); !status.ok()) return status;
+  ackTimeouts_->remove(slot, message.id());
+  auto wait = spec_.options.negativeAckRedeliveryDelay;
+  if (const auto& backoff = spec_.options.negativeAckRedeliveryBackoff) {
+    wait = std::max<std::chrono::milliseconds>(100ms, backoff->next(message.redeliveryCount()));
+  }
+  negativeAcks_->add(slot, message.id(), client_->clock()->now() + wait);
+  return {};
+}
+
+void ConsumerImpl::redeliver(std::size_t slot, std::vector<MessageId> ids) {
+  if (closed_ || !slots_[slot]->backend) return;
+  slots_[slot]->backend->redeliver(ids);
+}
+
+void ConsumerImpl::redeliverUnacknowledged() {
+  if (closed_) closedStatus().raise();
+  ackTimeouts_->clear();
+  negativeAcks_->clear();
+  for (auto& slot : slots_) {
+    if (slot->backend) slot->backend->redeliverAll();
+  }
+}
+
+void ConsumerImpl::seek(const MessageId& id, Callback<> done) {
+  if (closed_) return done(closedStatus());
+  {
+    std::lock_guard lock(positionMutex_);
+    spec_.startMessageId = id;
+    spec_.startMessageIdInclusive = false;
+    for (auto& slot : slots_) slot->lastHandedOut.reset();
+  }
+  auto finish = countDown(slots_.size(), std::move(done));
+  for (std::size_t i = 0; i < slots_.size(); ++i) {
+    queue_.drop(i);
+    slots_[i]->backend->seek(id, finish);
+  }
+}
+
+void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
+  if (closed_) return done(closedStatus(), false);
+  if (queue_.size() > 0) return done({}, true);
+  auto self = shared_from_this();
+  auto gather = Gather<MessageId>::start(slots_.size(), [self, done](const Status& status,
+                                                                     std::vector<MessageId> last) {
+    if (!status.ok()) return done(status, false);
+    std::lock_guard lock(self->positionMutex_);
+    auto start = self->spec_.startMessageId.value_or(MessageId::earliest());
+    for (std::size_t i = 0; i < last.size(); ++i) {
+      if (last[i] == MessageId::earliest()) continue;  // an empty topic
+      const auto& handed = self->slots_[i]->lastHandedOut;
+      bool after =
+          handed ? last[i] > *handed
+                 : (last[i] > start || (self->spec_.startMessageIdInclusive && last[i] == start));
+      if (after) return done({}, true);
+    }
+    done({}, false);
+  });
+  for (std::size_t i = 0; i < slots_.size(); ++i)
+    slots_[i]->backend->lastMessageId(gather->slot(i));
+}
+
+void ConsumerImpl::close(Callback<> done) {
+  if (closed_.exchange(true)) return done({});
+  queue_.close(closedStatus());
+  negativeAcks_->clear();
+  ackTimeouts_->clear();
+  auto self = shared_from_this();
+  auto closeSlots = [self, done](const Status&) {
+    std::size_t open = 0;
+    for (auto& slot : self->slots_) open += slot->backend ? 1 : 0;
+    auto finish = countDown(open, done);
+    for (auto& slot : self->slots_) {
+      if (slot->backend) slot->backend->close(finish);
+    }
+  };
+  if (onClose) {
+    onClose(closeSlots);
+  } else {
+    closeSlots({});
+  }
+}
+
+}  // namespace reconsume::detail

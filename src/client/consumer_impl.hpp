@@ -1,0 +1,98 @@
+// The state behind a Consumer (and a Reader): one backend consumer per topic or partition, a
+// receive queue merging them, flow permits handed back as the application takes messages, and
+// the negative-ack and ack-timeout redelivery timers. Knows nothing of retry topics: the retry
+// layer (src/retry) adds the retry topic as one more subscription and hooks in through
+// `extension` and `onClose`.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "client/backend.hpp"
+#include "client/client_impl.hpp"
+#include "client/receive_queue.hpp"
+#include "client/redelivery_scheduler.hpp"
+
+namespace reconsume::detail {
+
+// One topic of a consumer, with the subscription type and start position it is read with.
+struct TopicSubscription {
+  std::string topic;  // canonical; a partitioned topic is expanded into its partitions
+  SubscriptionType type{SubscriptionType::shared};
+  InitialPosition initialPosition{InitialPosition::latest};
+};
+
+struct ConsumerSpec {
+  ConsumerOptions options;  // subscription, queue size, ack timeout, negative acks, ...
+  std::vector<TopicSubscription> topics;
+  bool durable{true};                       // false: a reader
+  std::optional<MessageId> startMessageId;  // readers
+  bool startMessageIdInclusive{false};
+};
+
+class ConsumerImpl : public Closeable, public std::enable_shared_from_this<ConsumerImpl> {
+ public:
+  static void create(const std::shared_ptr<ClientImpl>& client, ConsumerSpec spec,
+                     Callback<std::shared_ptr<ConsumerImpl>> done);
+
+  // The next message; `deadline` in real time (nothing when it passed).
+  std::optional<Message> receive(std::optional<std::chrono::steady_clock::time_point> deadline);
+  // The handler gets the next message; completes on the io executor, never inline.
+  void receiveAsync(Callback<Message> done);
+
+  void acknowledge(const Message& message, Callback<> done);
+  Status negativeAcknowledge(const Message& message);
+  void redeliverUnacknowledged();
+  // Readers: position every topic after `id`; the queue is emptied.
+  void seek(const MessageId& id, Callback<> done);
+  // Readers: whether any topic has a message after the last one handed out.
+  void hasMessageAvailable(Callback<bool> done);
+  void close(Callback<> done) override;
+
+  // Which of our topics `message` came from; a failed Status when it is not one of ours.
+  Status slotOf(const Message& message, std::size_t& slot) const;
+  const ConsumerOptions& options() const { return spec_.options; }
+  const std::vector<std::string>& topics() const { return givenTopics_; }
+  ClientImpl& client() { return *client_; }
+  const std::shared_ptr<ClientImpl>& clientPtr() const { return client_; }
+
+  // For the retry layer: state it keeps with the consumer, and work to do when it closes.
+  std::shared_ptr<void> extension;
+  std::function<void(Callback<>)> onClose;
+  // The topics the consumer was asked for (the retry layer excludes its retry topic here).
+  std::vector<std::string> givenTopics_;
+
+ private:
+  struct Slot {
+    std::string topic;
+    std::shared_ptr<BackendConsumer> backend;
+    std::atomic<std::uint32_t> taken{0};     // messages handed out since the last flow
+    std::optional<MessageId> lastHandedOut;  // readers' position
+  };
+  class Sink;
+
+  ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec);
+  void subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done);
+  // Bookkeeping when a message goes to the application: flow permits, ack timeout, position.
+  Message handOut(ReceiveQueue::Item item);
+  void redeliver(std::size_t slot, std::vector<MessageId> ids);
+  Status closedStatus() const;
+
+  std::shared_ptr<ClientImpl> client_;
+  ConsumerSpec spec_;
+  std::vector<std::unique_ptr<Slot>> slots_;  // fixed after create
+  std::unordered_map<std::string, std::size_t> slotByTopic_;
+  std::uint32_t flowThreshold_ = 1;
+  ReceiveQueue queue_;
+  std::shared_ptr<RedeliveryScheduler> negativeAcks_;
+  std::shared_ptr<RedeliveryScheduler> ackTimeouts_;
+  std::mutex positionMutex_;  // readers' positions: Slot::lastHandedOut, spec_.startMessageId
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace reconsume::detail

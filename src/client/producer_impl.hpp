@@ -1,0 +1,47 @@
+// The state behind a Producer: one backend producer per partition (one for a non-partitioned
+// topic) and the routing of each message to a partition.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "client/backend.hpp"
+#include "client/client_impl.hpp"
+
+namespace reconsume::detail {
+
+class ProducerImpl : public Closeable, public std::enable_shared_from_this<ProducerImpl> {
+ public:
+  // Validates the options, looks up the partitions and creates the backend producers.
+  static void create(const std::shared_ptr<ClientImpl>& client, ProducerOptions options,
+                     Callback<std::shared_ptr<ProducerImpl>> done);
+
+  const std::string& topic() const { return options_.topic; }
+  ClientImpl& client() { return *client_; }
+  // Checks the message (delays), picks its partition and sends it.
+  void send(const OutgoingMessage& message, Callback<MessageId> done);
+  void close(Callback<> done) override;
+
+ private:
+  ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options);
+  BackendProducer* route(const OutgoingMessage& message);
+
+  std::shared_ptr<ClientImpl> client_;
+  ProducerOptions options_;
+  std::vector<std::shared_ptr<BackendProducer>> partitions_;  // set once, before first use
+  std::atomic<std::uint64_t> roundRobin_{0};
+  std::atomic<bool> closed_{false};
+};
+
+// Checks what every backend would refuse in the same way: a negative deliverAfter, or both
+// deliverAfter and deliverAt. Returns a failed Status naming the value.
+Status checkOutgoing(const OutgoingMessage& message);
+
+// The partition the Java client's default router picks for a keyed message:
+// signSafeMod(murmur3_32(key), partitions).
+int partitionForKey(std::string_view key, int partitions);
+
+}  // namespace reconsume::detail

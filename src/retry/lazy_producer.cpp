@@ -1,0 +1,56 @@
+#include "retry/lazy_producer.hpp"
+
+namespace reconsume::retry {
+
+using detail::Status;
+
+void LazyProducer::get(detail::Callback<std::shared_ptr<detail::ProducerImpl>> done) {
+  std::shared_ptr<detail::ProducerImpl> ready;
+  bool closed = false, startCreating = false;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) {
+      closed = true;
+    } else if (producer_) {
+      ready = producer_;
+    } else {
+      waiting_.push_back(std::move(done));
+      startCreating = !creating_;
+      creating_ = true;
+    }
+  }
+  if (closed) {
+    return done(Status(errc::closed, "the producer for " + options_.topic + " is closed"), nullptr);
+  }
+  if (ready) return done({}, ready);
+  if (!startCreating) return;
+  detail::ProducerImpl::create(
+      client_, options_,
+      [self = shared_from_this()](const Status& status,
+                                  std::shared_ptr<detail::ProducerImpl> producer) {
+        std::vector<detail::Callback<std::shared_ptr<detail::ProducerImpl>>> waiting;
+        bool closedMeanwhile;
+        {
+          std::lock_guard lock(self->mutex_);
+          self->creating_ = false;
+          closedMeanwhile = self->closed_;
+          if (status.ok() && !closedMeanwhile) self->producer_ = producer;
+          waiting.swap(self->waiting_);
+        }
+        if (status.ok() && closedMeanwhile) producer->close([](const Status&) {});
+        for (auto& callback : waiting) callback(status, producer);
+      });
+}
+
+void LazyProducer::close(detail::Callback<> done) {
+  std::shared_ptr<detail::ProducerImpl> producer;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    producer = std::move(producer_);
+  }
+  if (producer) return producer->close(std::move(done));
+  done({});
+}
+
+}  // namespace reconsume::retry

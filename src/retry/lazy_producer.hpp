@@ -1,0 +1,34 @@
+// A producer created on first use and shared by every caller after that: the retry and the
+// dead-letter producer of a consumer exist only once a message needs them (as in the Java
+// client). Concurrent first uses wait for the one creation; a failed creation is reported to
+// those waiting and tried again on the next use.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "client/producer_impl.hpp"
+
+namespace reconsume::retry {
+
+class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
+ public:
+  LazyProducer(std::shared_ptr<detail::ClientImpl> client, ProducerOptions options)
+      : client_(std::move(client)), options_(std::move(options)) {}
+
+  const std::string& topic() const { return options_.topic; }
+  void get(detail::Callback<std::shared_ptr<detail::ProducerImpl>> done);
+  void close(detail::Callback<> done);
+
+ private:
+  std::shared_ptr<detail::ClientImpl> client_;
+  ProducerOptions options_;
+  std::mutex mutex_;
+  std::shared_ptr<detail::ProducerImpl> producer_;
+  bool creating_ = false;
+  bool closed_ = false;
+  std::vector<detail::Callback<std::shared_ptr<detail::ProducerImpl>>> waiting_;
+};
+
+}  // namespace reconsume::retry
