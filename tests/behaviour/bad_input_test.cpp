@@ -1,0 +1,96 @@
+// SPEC.md section 5, for what a client is handed: each bad value is an invalid-argument error
+// naming it, and nothing is created.
+#include "fixture.hpp"
+
+namespace reconsume::behaviour {
+namespace {
+
+class BadInput : public BehaviourTest {};
+
+void expectInvalid(const std::function<void()>& call, const std::string& named) {
+  try {
+    call();
+    ADD_FAILURE() << "accepted; expected an error naming '" << named << "'";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find(named), std::string::npos)
+        << "'" << e.what() << "' does not name '" << named << "'";
+  }
+}
+
+TEST_P(BadInput, ConsumerOptionsNameTheOffendingValue) {
+  auto topic = uniqueTopic("bad-options");
+  ConsumerOptions noSubscription;
+  noSubscription.topics = {topic};
+  expectInvalid([&] { client().subscribe(noSubscription); }, "subscription");
+
+  ConsumerOptions noTopics;
+  noTopics.subscription = "sub";
+  expectInvalid([&] { client().subscribe(noTopics); }, "topics");
+
+  ConsumerOptions badTopic;
+  badTopic.topics = {"a/b/c/d"};
+  badTopic.subscription = "sub";
+  expectInvalid([&] { client().subscribe(badTopic); }, "a/b/c/d");
+
+  ConsumerOptions badQueue;
+  badQueue.topics = {topic};
+  badQueue.subscription = "sub";
+  badQueue.receiverQueueSize = 0;
+  expectInvalid([&] { client().subscribe(badQueue); }, "receiverQueueSize");
+
+  // None of these created a subscription.
+  EXPECT_FALSE(admin().topicExists(topic) && !admin().subscriptions(topic).empty());
+}
+
+TEST_P(BadInput, MessagesWithImpossibleDelaysAreRefused) {
+  auto producer = client().createProducer(uniqueTopic("bad-delay"));
+  OutgoingMessage negative;
+  negative.deliverAfter = std::chrono::milliseconds(-1);
+  expectInvalid([&] { producer.send(negative); }, "-1");
+  OutgoingMessage both;
+  both.deliverAfter = 1s;
+  both.deliverAt = std::chrono::system_clock::now();
+  expectInvalid([&] { producer.send(both); }, "deliverAt");
+}
+
+TEST_P(BadInput, ReconsumeWithoutARetryPolicyIsRefused) {
+  auto topic = uniqueTopic("no-policy");
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "sub";
+  options.initialPosition = InitialPosition::earliest;
+  auto consumer = client().subscribe(options);
+  client().createProducer(topic).send("payload");
+  auto message = receiveNow(consumer);
+  expectInvalid([&] { consumer.reconsumeLater(message); }, "sub");
+  EXPECT_EQ(admin().backlog(topic, "sub"), 1);
+}
+
+TEST_P(BadInput, MessagesOfAnotherConsumerAreRefused) {
+  auto topic = uniqueTopic("foreign");
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "sub";
+  options.initialPosition = InitialPosition::earliest;
+  options.retry = RetryPolicy::levels(DelayLevels::defaultTable());
+  auto consumer = client().subscribe(options);
+  auto otherTopic = uniqueTopic("other");
+  options.topics = {otherTopic};
+  auto other = client().subscribe(options);
+  client().createProducer(otherTopic).send("payload");
+  auto message = receiveNow(other);
+  expectInvalid([&] { consumer.reconsumeLater(message); }, otherTopic);
+  expectInvalid([&] { consumer.acknowledge(message); }, otherTopic);
+}
+
+TEST(ClientUrls, UnknownSchemesAndMissingHostsNameTheUrl) {
+  for (std::string url : {"kafka://localhost:9092", "pulsar://", "pulsar+ssl://:6651", "http://x"}) {
+    expectInvalid([&] { Client::connect(url); }, url);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BadInput, ::testing::ValuesIn(serviceUrls()), backendName);
+
+}  // namespace
+}  // namespace reconsume::behaviour

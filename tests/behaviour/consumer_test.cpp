@@ -1,0 +1,219 @@
+// Producers, consumers and their subscription types, multi-topic and partitioned consumers.
+#include <set>
+
+#include "fixture.hpp"
+
+namespace reconsume::behaviour {
+namespace {
+
+class Consumers : public BehaviourTest {
+ protected:
+  ConsumerOptions options(std::vector<std::string> topics, const std::string& subscription,
+                          SubscriptionType type = SubscriptionType::shared) {
+    ConsumerOptions options;
+    options.topics = std::move(topics);
+    options.subscription = subscription;
+    options.subscriptionType = type;
+    options.initialPosition = InitialPosition::earliest;
+    return options;
+  }
+};
+
+TEST_P(Consumers, MessageCarriesWhatWasSent) {
+  auto topic = uniqueTopic("fields");
+  auto consumer = client().subscribe(options({topic}, "sub"));
+  OutgoingMessage sent;
+  sent.payload = std::string("bin\0ary", 7);
+  sent.key = "k1";
+  sent.orderingKey = "ok1";
+  sent.properties = {{"a", "1"}, {"b", ""}};
+  sent.eventTime = std::chrono::system_clock::time_point(std::chrono::milliseconds(1'700'000'000'123));
+  auto id = client().createProducer(topic).send(sent);
+
+  auto message = receiveNow(consumer);
+  EXPECT_EQ(message.data(), sent.payload);
+  EXPECT_EQ(message.key(), "k1");
+  EXPECT_EQ(message.orderingKey(), "ok1");
+  EXPECT_EQ(message.properties(), sent.properties);
+  EXPECT_EQ(message.eventTime(), sent.eventTime);
+  EXPECT_EQ(message.id(), id);
+  EXPECT_EQ(message.id().partition(), -1);
+  EXPECT_EQ(MessageId::parse(message.id().toString()), message.id());
+  EXPECT_EQ(message.topic(), topic);
+  EXPECT_EQ(message.redeliveryCount(), 0);
+  consumer.acknowledge(message);
+  EXPECT_EQ(admin().backlog(topic, "sub"), 0);
+}
+
+TEST_P(Consumers, ExclusiveSubscriptionRefusesASecondConsumer) {
+  auto topic = uniqueTopic("exclusive");
+  auto first = client().subscribe(options({topic}, "only", SubscriptionType::exclusive));
+  try {
+    client().subscribe(options({topic}, "only", SubscriptionType::exclusive));
+    FAIL() << "a second exclusive consumer was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::broker_error) << e.what();
+  }
+  first.close();
+  EXPECT_NO_THROW(client().subscribe(options({topic}, "only", SubscriptionType::exclusive)));
+}
+
+TEST_P(Consumers, SharedSubscriptionSpreadsMessagesAndEachIsReceivedOnce) {
+  auto topic = uniqueTopic("shared");
+  // Small queues, so that neither consumer can take everything in one go.
+  auto small = options({topic}, "workers");
+  small.receiverQueueSize = 4;
+  auto a = client().subscribe(small);
+  auto b = client().subscribe(small);
+  auto producer = client().createProducer(topic);
+  std::set<std::string> sent;
+  for (int i = 0; i < 20; ++i) sent.insert(producer.send("m" + std::to_string(i)).toString());
+
+  std::set<std::string> received;
+  int fromA = 0, fromB = 0;
+  while (received.size() < sent.size()) {
+    bool any = false;
+    for (auto* consumer : {&a, &b}) {
+      if (auto message = consumer->receive(200ms)) {
+        EXPECT_TRUE(received.insert(message->id().toString()).second) << "received twice";
+        (consumer == &a ? fromA : fromB)++;
+        consumer->acknowledge(*message);
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  EXPECT_EQ(received, sent);
+  EXPECT_GT(fromA, 0);
+  EXPECT_GT(fromB, 0);
+}
+
+TEST_P(Consumers, KeySharedKeepsEachKeyOnOneConsumer) {
+  auto topic = uniqueTopic("key-shared");
+  auto a = client().subscribe(options({topic}, "keyed", SubscriptionType::keyShared));
+  auto b = client().subscribe(options({topic}, "keyed", SubscriptionType::keyShared));
+  auto producer = client().createProducer(topic);
+  for (int i = 0; i < 40; ++i) {
+    OutgoingMessage message;
+    message.key = "key-" + std::to_string(i % 8);
+    message.payload = std::to_string(i);
+    producer.send(message);
+  }
+  std::map<std::string, std::set<int>> consumersOfKey;
+  std::map<std::string, int> lastOfKey;
+  int received = 0;
+  for (bool any = true; any && received < 40;) {
+    any = false;
+    for (int which = 0; which < 2; ++which) {
+      auto& consumer = which == 0 ? a : b;
+      while (auto message = consumer.receive(200ms)) {
+        any = true;
+        ++received;
+        auto key = *message->key();
+        consumersOfKey[key].insert(which);
+        int value = std::stoi(std::string(message->data()));
+        if (lastOfKey.count(key)) EXPECT_GT(value, lastOfKey[key]) << "order within " << key;
+        lastOfKey[key] = value;
+        consumer.acknowledge(*message);
+      }
+    }
+  }
+  EXPECT_EQ(received, 40);
+  for (const auto& [key, consumers] : consumersOfKey) {
+    EXPECT_EQ(consumers.size(), 1u) << key << " went to both consumers";
+  }
+}
+
+TEST_P(Consumers, OneConsumerReadsSeveralTopics) {
+  auto first = uniqueTopic("multi-a");
+  auto second = uniqueTopic("multi-b");
+  auto consumer = client().subscribe(options({first, second}, "sub"));
+  EXPECT_EQ(consumer.topics(), (std::vector<std::string>{first, second}));
+  client().createProducer(first).send("from a");
+  client().createProducer(second).send("from b");
+  std::set<std::string> topics;
+  for (int i = 0; i < 2; ++i) {
+    auto message = receiveNow(consumer);
+    topics.insert(message.topic());
+    consumer.acknowledge(message);
+  }
+  EXPECT_EQ(topics, (std::set<std::string>{first, second}));
+}
+
+TEST_P(Consumers, PartitionedTopicWithRetries) {
+  auto topic = uniqueTopic("partitioned");
+  admin().createPartitionedTopic(topic, 3);
+  EXPECT_EQ(client().partitionsOf(topic), 3);
+  auto consumerOptions = options({topic}, "sub");
+  consumerOptions.retry = RetryPolicy::levels(DelayLevels::parse("200ms"));
+  auto consumer = client().subscribe(consumerOptions);
+  auto producer = client().createProducer(topic);
+
+  std::map<std::string, std::string> partitionOfKey;
+  for (int i = 0; i < 30; ++i) {
+    OutgoingMessage message;
+    message.key = "k" + std::to_string(i % 6);
+    message.payload = std::to_string(i);
+    producer.send(message);
+  }
+  std::set<int> partitions;
+  for (int i = 0; i < 30; ++i) {
+    auto message = receiveNow(consumer);
+    partitions.insert(message.id().partition());
+    auto [it, fresh] = partitionOfKey.emplace(*message.key(), message.topic());
+    EXPECT_EQ(it->second, message.topic()) << "one key, one partition";
+    EXPECT_TRUE(message.topic().starts_with(topic + "-partition-"));
+    if (i == 0) {
+      auto due = now() + 200ms;
+      consumer.reconsumeLater(message);
+      auto retried = receiveAt(consumer, due);
+      EXPECT_EQ(retried.property("REAL_TOPIC"), topic) << "without the partition suffix";
+      EXPECT_EQ(retried.property("ORIGIN_MESSAGE_ID"), message.id().toString());
+      consumer.acknowledge(retried);
+    } else {
+      consumer.acknowledge(message);
+    }
+  }
+  EXPECT_GT(partitions.size(), 1u);
+  EXPECT_EQ(consumer.retryTopic(), topic + "-sub-RETRY");
+}
+
+TEST_P(Consumers, DelayedDeliveryIsIgnoredOnExclusiveSubscriptions) {
+  auto topic = uniqueTopic("exclusive-delay");
+  auto consumer = client().subscribe(options({topic}, "sub", SubscriptionType::exclusive));
+  OutgoingMessage message;
+  message.payload = "now";
+  message.deliverAfter = std::chrono::hours(1);
+  client().createProducer(topic).send(message);
+  EXPECT_EQ(receiveNow(consumer).data(), "now");
+}
+
+TEST_P(Consumers, DelayedDeliveryOnSharedSubscriptions) {
+  auto topic = uniqueTopic("shared-delay");
+  auto consumer = client().subscribe(options({topic}, "sub"));
+  OutgoingMessage message;
+  message.payload = "later";
+  message.deliverAfter = 500ms;
+  auto due = now() + 500ms;
+  client().createProducer(topic).send(message);
+  EXPECT_EQ(receiveAt(consumer, due).data(), "later");
+}
+
+TEST_P(Consumers, ReceiveAfterCloseIsAnError) {
+  auto consumer = client().subscribe(options({uniqueTopic("closed")}, "sub"));
+  auto pending = consumer.asyncReceive(boost::asio::use_future);
+  consumer.close();
+  ASSERT_EQ(pending.wait_for(10s), std::future_status::ready);
+  try {
+    pending.get();
+    FAIL() << "a pending receive completed with a message after close";
+  } catch (const boost::system::system_error& e) {
+    EXPECT_EQ(e.code(), errc::closed);
+  }
+  EXPECT_THROW(consumer.receive(10ms), Error);
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Consumers, ::testing::ValuesIn(serviceUrls()), backendName);
+
+}  // namespace
+}  // namespace reconsume::behaviour

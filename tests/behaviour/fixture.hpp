@@ -1,0 +1,73 @@
+// The behaviour tests run, from one source, against every backend named in
+// RECONSUME_SERVICE_URLS (comma-separated; default "embedded://"). The test command runs them on
+// the embedded broker and on the Pulsar standalone the project starts.
+//
+// Time: on embedded:// each test gets its own broker on a ManualClock, so delays are checked
+// exactly (nothing just before the due time, the message exactly at it). On Pulsar, time is
+// real: a delayed message must not arrive before its due time, and how late it arrives is
+// recorded and reported (p50, p99) rather than asserted tightly.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reconsume/reconsume.hpp"
+
+namespace reconsume::behaviour {
+
+using namespace std::chrono_literals;
+
+std::vector<std::string> serviceUrls();
+// A short name for a service URL, usable in a test name ("embedded", "pulsar").
+std::string backendName(const ::testing::TestParamInfo<std::string>& info);
+
+// Lateness of delayed deliveries on real brokers, reported when the test program ends.
+void recordLateness(std::chrono::milliseconds lateness);
+
+class BehaviourTest : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override;
+  void TearDown() override;
+
+  bool embedded() const { return manualClock_ != nullptr; }
+  // A topic no other test uses: persistent://public/default/<prefix>-<unique>.
+  std::string uniqueTopic(const std::string& prefix);
+  Client& client() { return client_; }
+  Admin& admin() { return admin_; }
+  // A second client on the same broker (as another process of the same service would be).
+  Client connectAnotherClient();
+
+  // The broker's time now (the ManualClock on embedded://).
+  Clock::time_point now() const;
+  // Lets `d` pass: advances the ManualClock on embedded://; on Pulsar, real time passes anyway
+  // while the next receive waits, so nothing happens here.
+  void letPass(std::chrono::milliseconds d);
+
+  // Receives a message that must not be delivered before `due` (broker time). Embedded: checks
+  // that nothing arrives 1 ms before `due`, advances to `due` and receives. Pulsar: waits up to
+  // `due` + `slack` and checks the arrival is not before `due`, recording the lateness.
+  Message receiveAt(Consumer& consumer, Clock::time_point due, std::chrono::milliseconds slack = 10s);
+  // Receives a message expected now (or within `timeout` of real time); fails the test if none.
+  Message receiveNow(Consumer& consumer, std::chrono::milliseconds timeout = 10s);
+  // Asserts nothing arrives (waits `wait` of real time on Pulsar, 0 on embedded).
+  void expectNothing(Consumer& consumer, std::chrono::milliseconds wait = 300ms);
+
+  // Everything currently in `topic`, read with a reader from the earliest message.
+  std::vector<Message> readAll(const std::string& topic);
+
+  ConsumerOptions retryOptions(const std::string& topic, const std::string& subscription,
+                               RetryPolicy policy);
+
+ private:
+  std::shared_ptr<ManualClock> manualClock_;
+  Client client_;
+  Admin admin_;
+  std::string url_;
+};
+
+}  // namespace reconsume::behaviour
