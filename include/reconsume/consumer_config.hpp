@@ -1,5 +1,6 @@
 // ConsumerOptions from a JSON document, for applications and tools that keep their consumer
-// configuration in a file. examples/consumer.json shows every key:
+// configuration in a file. examples/consumer.json shows every key (with a level table;
+// examples/consumer-exponential.json shows the exponential form):
 //
 //   {
 //     "topics": ["persistent://shop/orders/created"],          // required, non-empty
@@ -31,7 +32,10 @@
 // Errors: throws Error(errc::invalid_argument) whose text names the key by its full path
 // ("retry.exponential.multiplier", "topics[1]") and the value, for an unknown key, a value of the
 // wrong type or a bad value; for a JSON syntax error, the line, column and byte offset. The result
-// has passed the same validation as subscribe's (ConsumerOptions rules of consumer.hpp).
+// is also checked as a whole: at least one topic, valid topic names, a subscription,
+// receiverQueueSize >= 1, and not both a non-default negativeAckRedeliveryDelay and a
+// negativeAckRedeliveryBackoff (they cannot be used together, as in the Java client). When a key
+// appears twice in an object, the last one counts.
 //
 // Thread safety: parseConsumerOptions and loadConsumerOptions may run on several threads at once.
 // A BackoffRegistry may be read (create, contains) from several threads at once once it is no

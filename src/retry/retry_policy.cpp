@@ -10,9 +10,6 @@
 namespace reconsume {
 namespace {
 
-// The Java client's MAX_RECONSUMETIMES, the default for policies without a table.
-constexpr int kDefaultMaxRetries = 16;
-
 void checkMaxRetries(int maxRetries) {
   if (maxRetries < 1) {
     throw Error(errc::invalid_argument,
