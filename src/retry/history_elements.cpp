@@ -1,6 +1,7 @@
 #include "retry/history_elements.hpp"
 
 #include <boost/json/basic_parser_impl.hpp>
+#include <cstdint>
 #include <cstring>
 
 #include "common/utf8.hpp"
@@ -150,14 +151,29 @@ class CompactHistoryScanner {
   }
 
  private:
-  // Byte by byte: the literals are a few bytes long, too short for a call to memcmp to pay.
-  bool literal(std::string_view expected) {
-    if (text_.size() - at_ < expected.size()) return false;
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      if (text_[at_ + i] != expected[i]) return false;
+  // The literals have a size known at compile time, so the comparison compiles to a few loads.
+  template <std::size_t N>
+  bool literal(const char (&expected)[N]) {
+    constexpr std::size_t size = N - 1;
+    if (text_.size() - at_ < size || std::memcmp(text_.data() + at_, expected, size) != 0) {
+      return false;
     }
-    at_ += expected.size();
+    at_ += size;
     return true;
+  }
+  // Skips printable ASCII other than '"' and '\\' eight bytes at a time (the bulk of a reason).
+  void skipPlainWords() {
+    constexpr std::uint64_t ones = 0x0101010101010101, highs = 0x8080808080808080;
+    auto hasZeroByte = [](std::uint64_t v) { return ((v - ones) & ~v & highs) != 0; };
+    while (text_.size() - at_ >= 8) {
+      std::uint64_t word;
+      std::memcpy(&word, text_.data() + at_, 8);
+      bool special = (word & highs) != 0 ||                          // non-ASCII
+                     ((word - ones * 0x20) & ~word & highs) != 0 ||  // a control character
+                     hasZeroByte(word ^ (ones * '"')) || hasZeroByte(word ^ (ones * '\\'));
+      if (special) return;
+      at_ += 8;
+    }
   }
   static bool isDigit(char c) { return c >= '0' && c <= '9'; }
   static bool isHex(char c) {
@@ -174,6 +190,8 @@ class CompactHistoryScanner {
   bool string() {
     if (!literal("\"")) return false;
     while (at_ < text_.size()) {
+      skipPlainWords();
+      if (at_ == text_.size()) break;
       auto c = static_cast<unsigned char>(text_[at_]);
       if (kPlain[c]) {
         ++at_;  // the common case first
