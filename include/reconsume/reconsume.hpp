@@ -5,6 +5,7 @@
 #include "reconsume/client.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/consumer.hpp"
+#include "reconsume/consumer_config.hpp"
 #include "reconsume/error.hpp"
 #include "reconsume/message.hpp"
 #include "reconsume/producer.hpp"

@@ -1,0 +1,53 @@
+#include "retry/consumer_options_check.hpp"
+
+#include "common/duration.hpp"
+#include "common/topic_name.hpp"
+#include "reconsume/error.hpp"
+
+namespace reconsume::retry {
+namespace {
+
+[[noreturn]] void fail(std::string_view option, std::string_view why) {
+  throw Error(errc::invalid_argument,
+              "ConsumerOptions." + std::string(option) + " " + std::string(why));
+}
+
+void checkTopic(const std::string& option, const std::string& name) {
+  try {
+    detail::TopicName::parse(name);
+  } catch (const Error& e) {
+    fail(option, "'" + name + "' is invalid: " + e.what());
+  }
+}
+
+}  // namespace
+
+void validateConsumerOptions(const ConsumerOptions& options) {
+  using detail::formatDuration;
+  if (options.topics.empty()) fail("topics", "is empty; give at least one topic");
+  for (std::size_t i = 0; i < options.topics.size(); ++i) {
+    checkTopic("topics[" + std::to_string(i) + "]", options.topics[i]);
+  }
+  if (options.subscription.empty()) fail("subscription", "is empty; give a subscription name");
+  if (options.receiverQueueSize < 1) {
+    fail("receiverQueueSize", std::to_string(options.receiverQueueSize) + " must be at least 1");
+  }
+  if (options.ackTimeout.count() < 0) {
+    fail("ackTimeout",
+         formatDuration(options.ackTimeout) + " must not be negative (0 turns it off)");
+  }
+  if (options.negativeAckRedeliveryDelay.count() < 0) {
+    fail("negativeAckRedeliveryDelay",
+         formatDuration(options.negativeAckRedeliveryDelay) + " must not be negative");
+  }
+  if (options.negativeAckRedeliveryBackoff &&
+      options.negativeAckRedeliveryDelay != ConsumerOptions{}.negativeAckRedeliveryDelay) {
+    fail("negativeAckRedeliveryDelay",
+         formatDuration(options.negativeAckRedeliveryDelay) +
+             " and negativeAckRedeliveryBackoff cannot be used together: set one of them");
+  }
+  if (options.retryTopic) checkTopic("retryTopic", *options.retryTopic);
+  if (options.deadLetterTopic) checkTopic("deadLetterTopic", *options.deadLetterTopic);
+}
+
+}  // namespace reconsume::retry

@@ -1,0 +1,17 @@
+// Validation of ConsumerOptions before a subscribe (and after loading them from JSON).
+//
+// Thread safety: pure function.
+#pragma once
+
+#include "reconsume/consumer.hpp"
+
+namespace reconsume::retry {
+
+// Throws Error(errc::invalid_argument) naming the option and its value ("ConsumerOptions.topics[1]
+// 'a/b' is invalid: ...") for: no topics, an invalid topic name, an empty subscription,
+// receiverQueueSize < 1, a negative ackTimeout or negativeAckRedeliveryDelay, a non-default
+// negativeAckRedeliveryDelay together with a negativeAckRedeliveryBackoff (as in the Java client,
+// they cannot be used together), an invalid retryTopic or deadLetterTopic. Changes nothing.
+void validateConsumerOptions(const ConsumerOptions& options);
+
+}  // namespace reconsume::retry

@@ -1,0 +1,206 @@
+#include "retry/routing.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "common/duration.hpp"
+#include "reconsume/error.hpp"
+#include "retry/property_keys.hpp"
+#include "retry/retry_policy_state.hpp"
+
+namespace reconsume::retry {
+namespace {
+
+using std::chrono::milliseconds;
+
+const std::string* findProperty(const std::map<std::string, std::string>& properties,
+                                std::string_view key) {
+  // std::map<std::string, ...> has no heterogeneous lookup; the keys are short, so the temporary
+  // string is usually built in place (small-string optimisation).
+  auto it = properties.find(std::string(key));
+  return it == properties.end() ? nullptr : &it->second;
+}
+
+void validate(const RetryPolicy& policy, const RetryRequest& request) {
+  switch (request.kind) {
+    case RetryRequest::Kind::level: {
+      const DelayLevels* table = policy.levelTable();
+      if (!table) {
+        throw Error(errc::invalid_argument,
+                    "reconsumeLater with level " + std::to_string(request.level) +
+                        " needs a level-table retry policy, but the policy is " +
+                        policy.describe());
+      }
+      table->at(request.level);  // throws naming the level and the range
+      break;
+    }
+    case RetryRequest::Kind::delay:
+      if (request.delay.count() < 0) {
+        throw Error(errc::invalid_argument,
+                    "delay " + detail::formatDuration(request.delay) +
+                        " is negative; give zero (immediately) or a positive delay");
+      }
+      break;
+    case RetryRequest::Kind::next:
+    case RetryRequest::Kind::deadLetter:
+      break;
+  }
+}
+
+// The policy's random source, kept inside [0, 1) whatever a user-supplied source returns.
+double uniform(const RetryPolicy::State& state) {
+  double u = state.random();
+  if (!(u >= 0.0)) return 0.0;  // also NaN
+  if (u >= 1.0) return std::nextafter(1.0, 0.0);
+  return u;
+}
+
+milliseconds roundToMillis(double ms, milliseconds max) {
+  if (!(ms > 0.0)) return milliseconds(0);
+  if (ms >= static_cast<double>(max.count())) return max;
+  return milliseconds(std::llround(ms));
+}
+
+milliseconds exponentialDelay(const RetryPolicy::State& state, const ExponentialBackoff& backoff,
+                              int count, const std::map<std::string, std::string>& incoming) {
+  const double min = static_cast<double>(backoff.min.count());
+  const double max = static_cast<double>(backoff.max.count());
+  // In double: a large count gives +inf or a huge value, which the cap turns into max.
+  double capped = std::min(max, min * std::pow(backoff.multiplier, count - 1));
+  double v = static_cast<double>(roundToMillis(capped, backoff.max).count());
+  switch (backoff.jitter) {
+    case Jitter::none:
+      return roundToMillis(v, backoff.max);
+    case Jitter::full:
+      return roundToMillis(uniform(state) * v, backoff.max);
+    case Jitter::equal:
+      return roundToMillis(v / 2 + uniform(state) * (v / 2), backoff.max);
+    case Jitter::decorrelated: {
+      double previous = min;
+      if (const auto* text = findProperty(incoming, keys::delayTime)) {
+        if (auto parsed = parsePropertyCount(*text)) previous = static_cast<double>(*parsed);
+      }
+      double high = std::max(min, 3 * previous);
+      return roundToMillis(std::min(max, min + uniform(state) * (high - min)), backoff.max);
+    }
+  }
+  return roundToMillis(v, backoff.max);
+}
+
+int clampToInt(std::int64_t value, int high) {
+  return static_cast<int>(std::clamp<std::int64_t>(value, 0, high));
+}
+
+}  // namespace
+
+std::optional<std::int64_t> parsePropertyCount(std::string_view text) {
+  if (text.empty()) return std::nullopt;
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  std::int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    int digit = c - '0';
+    value = value > (kMax - digit) / 10 ? kMax : value * 10 + digit;
+  }
+  return value;
+}
+
+RetryRequest RetryRequest::from(const ReconsumeOptions& options) {
+  RetryRequest request;
+  if (options.level && options.delay) {
+    throw Error(errc::invalid_argument, "ReconsumeOptions sets both level " +
+                                            std::to_string(*options.level) + " and delay " +
+                                            detail::formatDuration(*options.delay) +
+                                            "; set at most one of them");
+  }
+  if (options.level) {
+    request.kind = Kind::level;
+    request.level = *options.level;
+  } else if (options.delay) {
+    request.kind = Kind::delay;
+    request.delay = *options.delay;
+  }
+  return request;
+}
+
+std::string_view toString(DeadLetterCause cause) {
+  switch (cause) {
+    case DeadLetterCause::exhausted:
+      return "exhausted";
+    case DeadLetterCause::explicitCall:
+      return "explicit";
+  }
+  return "unknown";
+}
+
+Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
+             const RetryRequest& request) {
+  validate(policy, request);
+  const RetryPolicy::State& state = policy.state();
+
+  Route route;
+  std::int64_t previousCount = 0;
+  if (const auto* text = findProperty(incoming, keys::reconsumeTimes)) {
+    if (auto parsed = parsePropertyCount(*text)) {
+      previousCount = *parsed;
+    } else {
+      route.malformedCount = true;
+    }
+  }
+  constexpr int kIntMax = std::numeric_limits<int>::max();
+
+  if (request.kind == RetryRequest::Kind::deadLetter) {
+    // Not a retry: the count stays what it was.
+    route.destination = Destination::deadLetterTopic;
+    route.count = clampToInt(previousCount, kIntMax);
+    route.cause = DeadLetterCause::explicitCall;
+    return route;
+  }
+
+  route.count = clampToInt(previousCount, kIntMax - 1) + 1;
+  if (route.count > state.maxRetries) {
+    route.destination = Destination::deadLetterTopic;
+    route.cause = DeadLetterCause::exhausted;
+    return route;
+  }
+
+  route.destination = Destination::retryTopic;
+  switch (request.kind) {
+    case RetryRequest::Kind::level:
+      route.level = request.level;
+      route.delay = policy.levelTable()->at(request.level);
+      return route;
+    case RetryRequest::Kind::delay:
+      route.delay = request.delay;
+      return route;
+    case RetryRequest::Kind::next:
+    case RetryRequest::Kind::deadLetter:
+      break;
+  }
+
+  if (const auto* table = std::get_if<DelayLevels>(&state.kind)) {
+    const int size = static_cast<int>(table->size());
+    std::int64_t level = route.count;
+    if (const auto* text = findProperty(incoming, keys::reconsumeLevel)) {
+      if (auto parsed = parsePropertyCount(*text)) {
+        level = *parsed == std::numeric_limits<std::int64_t>::max() ? *parsed : *parsed + 1;
+      }
+    }
+    route.level = static_cast<int>(std::clamp<std::int64_t>(level, 1, size));
+    route.delay = table->at(*route.level);
+  } else if (const auto* backoff = std::get_if<ExponentialBackoff>(&state.kind)) {
+    route.delay = exponentialDelay(state, *backoff, route.count, incoming);
+  } else {
+    const auto& custom = std::get<RetryPolicy::State::Custom>(state.kind);
+    route.delay = custom.delay(route.count);
+    if (route.delay.count() < 0) {
+      throw Error(errc::invalid_argument,
+                  "the custom retry policy's delay for retry " + std::to_string(route.count) +
+                      " is " + detail::formatDuration(route.delay) + ", which is negative");
+    }
+  }
+  return route;
+}
+
+}  // namespace reconsume::retry

@@ -1,0 +1,83 @@
+#include "retry/consumer_options_check.hpp"
+
+#include <gtest/gtest.h>
+
+#include "expect_error.hpp"
+
+namespace reconsume::retry {
+namespace {
+
+using namespace std::chrono_literals;
+using testing::invalidArgumentText;
+using testing::mentions;
+
+ConsumerOptions valid() {
+  ConsumerOptions options;
+  options.topics = {"persistent://shop/orders/created", "invoices"};
+  options.subscription = "billing";
+  return options;
+}
+
+template <typename Change>
+std::string errorAfter(Change change) {
+  auto options = valid();
+  change(options);
+  return invalidArgumentText([&] { validateConsumerOptions(options); });
+}
+
+TEST(ConsumerOptionsCheck, AcceptsValidOptions) {
+  EXPECT_NO_THROW(validateConsumerOptions(valid()));
+  auto full = valid();
+  full.retry = RetryPolicy::levels(DelayLevels::defaultTable());
+  full.retryTopic = "persistent://shop/orders/retries";
+  full.deadLetterTopic = "dead";
+  full.ackTimeout = 0ms;
+  full.negativeAckRedeliveryDelay = 0ms;
+  full.ackTimeoutRedeliveryBackoff = std::make_shared<MultiplierRedeliveryBackoff>();
+  EXPECT_NO_THROW(validateConsumerOptions(full));
+}
+
+TEST(ConsumerOptionsCheck, NeedsTopicsAndEachMustBeValid) {
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.topics.clear(); }), "ConsumerOptions.topics"));
+  auto text = errorAfter([](auto& o) { o.topics.push_back("a/b"); });
+  EXPECT_TRUE(mentions(text, "ConsumerOptions.topics[2]"));
+  EXPECT_TRUE(mentions(text, "'a/b'"));
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.topics[0] = ""; }), "topics[0] ''"));
+}
+
+TEST(ConsumerOptionsCheck, NeedsASubscription) {
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.subscription.clear(); }),
+                       "ConsumerOptions.subscription"));
+}
+
+TEST(ConsumerOptionsCheck, RejectsOutOfRangeNumbersNamingThem) {
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.receiverQueueSize = 0; }),
+                       "ConsumerOptions.receiverQueueSize 0"));
+  EXPECT_TRUE(
+      mentions(errorAfter([](auto& o) { o.ackTimeout = -1s; }), "ConsumerOptions.ackTimeout -1s"));
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.negativeAckRedeliveryDelay = -5ms; }),
+                       "ConsumerOptions.negativeAckRedeliveryDelay -5ms"));
+}
+
+TEST(ConsumerOptionsCheck, NegativeAckDelayAndBackoffCannotBeUsedTogether) {
+  auto withBackoff = valid();
+  withBackoff.negativeAckRedeliveryBackoff = std::make_shared<MultiplierRedeliveryBackoff>();
+  EXPECT_NO_THROW(validateConsumerOptions(withBackoff));  // the default delay is fine
+
+  auto text = errorAfter([](auto& o) {
+    o.negativeAckRedeliveryBackoff = std::make_shared<MultiplierRedeliveryBackoff>();
+    o.negativeAckRedeliveryDelay = 30s;
+  });
+  EXPECT_TRUE(mentions(text, "negativeAckRedeliveryDelay 30s"));
+  EXPECT_TRUE(mentions(text, "cannot be used together"));
+}
+
+TEST(ConsumerOptionsCheck, RetryAndDeadLetterTopicsMustBeValidWhenSet) {
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.retryTopic = "x://a/b/c"; }),
+                       "ConsumerOptions.retryTopic 'x://a/b/c'"));
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.deadLetterTopic = "a/b/c/d"; }),
+                       "ConsumerOptions.deadLetterTopic 'a/b/c/d'"));
+}
+
+}  // namespace
+}  // namespace reconsume::retry

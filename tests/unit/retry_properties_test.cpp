@@ -1,0 +1,281 @@
+#include "retry/retry_properties.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/json.hpp>
+
+#include "expect_error.hpp"
+#include "retry/retry_history.hpp"
+
+namespace reconsume::retry {
+namespace {
+
+using namespace std::chrono_literals;
+using std::chrono::milliseconds;
+using Properties = std::map<std::string, std::string>;
+namespace json = boost::json;
+
+const auto kNow = std::chrono::system_clock::time_point(1'700'000'000'000ms);
+const std::string kNowMs = "1700000000000";
+const MessageId kOriginId(42, 7, -1);
+constexpr std::string_view kTopic = "persistent://shop/orders/created";
+
+Route retryRoute(int count, milliseconds delay, std::optional<int> level = {}) {
+  return Route{
+      .destination = Destination::retryTopic, .count = count, .delay = delay, .level = level};
+}
+Route deadLetterRoute(int count, DeadLetterCause cause) {
+  return Route{.destination = Destination::deadLetterTopic, .count = count, .cause = cause};
+}
+
+Properties build(const Properties& incoming, const Route& route, std::string_view reason = "",
+                 const Properties& custom = {}, std::string_view topic = kTopic) {
+  return buildProperties(incoming, topic, kOriginId, route, kNow, reason, custom);
+}
+
+json::array historyOf(const Properties& properties) {
+  return json::parse(properties.at("RECONSUME_HISTORY")).as_array();
+}
+
+TEST(RetryProperties, FirstHopToTheRetryTopicWritesEveryRow) {
+  auto out = build({{"tenant", "acme"}}, retryRoute(1, 1s, 1), "payment service timeout");
+  EXPECT_EQ(out, (Properties{
+                     {"tenant", "acme"},
+                     {"RECONSUMETIMES", "1"},
+                     {"DELAY_TIME", "1000"},
+                     {"REAL_TOPIC", "persistent://shop/orders/created"},
+                     {"ORIGIN_MESSAGE_ID", "42:7:-1"},
+                     {"ORIGIN_MESSAGE_IDY_TIME", "42:7:-1"},
+                     {"RECONSUME_LEVEL", "1"},
+                     {"RECONSUME_REASON", "payment service timeout"},
+                     {"FIRST_FAILURE_TIME", kNowMs},
+                     {"RECONSUME_HISTORY",
+                      "[{\"n\":1,\"at\":1700000000000,\"delay\":1000,"
+                      "\"reason\":\"payment service timeout\"}]"},
+                 }));
+}
+
+TEST(RetryProperties, RealTopicIsTheFullNameWithoutThePartition) {
+  EXPECT_EQ(build({}, retryRoute(1, 1s), "", {}, "persistent://shop/orders/created-partition-3")
+                .at("REAL_TOPIC"),
+            "persistent://shop/orders/created");
+  EXPECT_EQ(build({}, retryRoute(1, 1s), "", {}, "created").at("REAL_TOPIC"),
+            "persistent://public/default/created");
+  EXPECT_EQ(
+      build({}, retryRoute(1, 1s), "", {}, "non-persistent://a/b/c-partition-0").at("REAL_TOPIC"),
+      "non-persistent://a/b/c");
+}
+
+TEST(RetryProperties, OriginIdHasTheBatchIndexWhenBatched) {
+  auto out = buildProperties({}, kTopic, MessageId(5, 9, 2, 3), retryRoute(1, 1s), kNow, "", {});
+  EXPECT_EQ(out.at("ORIGIN_MESSAGE_ID"), "5:9:2:3");
+  EXPECT_EQ(out.at("ORIGIN_MESSAGE_IDY_TIME"), "5:9:2:3");
+}
+
+TEST(RetryProperties, FirstHopWins) {
+  Properties incoming{{"RECONSUMETIMES", "2"},
+                      {"REAL_TOPIC", "persistent://shop/orders/first"},
+                      {"ORIGIN_MESSAGE_ID", "1:1:-1"},
+                      {"ORIGIN_MESSAGE_IDY_TIME", "1:1:-1"},
+                      {"FIRST_FAILURE_TIME", "1600000000000"}};
+  auto out = build(incoming, retryRoute(3, 10s, 3), "", {},
+                   "persistent://shop/orders/created-billing-RETRY");
+  EXPECT_EQ(out.at("REAL_TOPIC"), "persistent://shop/orders/first");
+  EXPECT_EQ(out.at("ORIGIN_MESSAGE_ID"), "1:1:-1");
+  EXPECT_EQ(out.at("ORIGIN_MESSAGE_IDY_TIME"), "1:1:-1");
+  EXPECT_EQ(out.at("FIRST_FAILURE_TIME"), "1600000000000");
+  EXPECT_EQ(out.at("RECONSUMETIMES"), "3");
+  EXPECT_EQ(out.at("DELAY_TIME"), "10000");
+}
+
+TEST(RetryProperties, EitherOriginKeyFillsTheOther) {
+  auto fromLegacy = build({{"ORIGIN_MESSAGE_IDY_TIME", "8:8:-1"}}, retryRoute(2, 1s));
+  EXPECT_EQ(fromLegacy.at("ORIGIN_MESSAGE_ID"), "8:8:-1");
+  auto fromModern = build({{"ORIGIN_MESSAGE_ID", "9:9:1"}}, retryRoute(2, 1s));
+  EXPECT_EQ(fromModern.at("ORIGIN_MESSAGE_IDY_TIME"), "9:9:1");
+}
+
+TEST(RetryProperties, JavaWrittenMessageIsHandledAsIfOurKeysWereAbsent) {
+  // What the Java client's reconsumeLater leaves on a message in the retry topic.
+  Properties java{{"RECONSUMETIMES", "2"},
+                  {"DELAY_TIME", "5000"},
+                  {"REAL_TOPIC", "persistent://public/default/orders"},
+                  {"ORIGIN_MESSAGE_IDY_TIME", "10:3:-1"},
+                  {"ORIGIN_MESSAGE_ID", "10:3:-1"},
+                  {"customer", "c-17"}};
+  auto route = decide(RetryPolicy::levels(DelayLevels::defaultTable()), java, RetryRequest{});
+  EXPECT_EQ(route.count, 3);
+  EXPECT_EQ(route.level, 3);
+  auto out = build(java, route, "", {}, "persistent://public/default/orders-sub-RETRY");
+  EXPECT_EQ(out.at("RECONSUMETIMES"), "3");
+  EXPECT_EQ(out.at("DELAY_TIME"), "10000");
+  EXPECT_EQ(out.at("REAL_TOPIC"), "persistent://public/default/orders");
+  EXPECT_EQ(out.at("ORIGIN_MESSAGE_ID"), "10:3:-1");
+  EXPECT_EQ(out.at("RECONSUME_LEVEL"), "3");
+  EXPECT_EQ(out.at("FIRST_FAILURE_TIME"), kNowMs);
+  EXPECT_EQ(out.at("customer"), "c-17");
+  EXPECT_EQ(out.count("RECONSUME_REASON"), 0u);
+  EXPECT_EQ(historyOf(out).size(), 1u);
+}
+
+TEST(RetryProperties, DeadLetterHopWritesTheCauseAndNoNewDelayOrLevel) {
+  auto exhausted = build({{"RECONSUMETIMES", "18"}},
+                         deadLetterRoute(19, DeadLetterCause::exhausted), "still failing");
+  EXPECT_EQ(exhausted.at("DEAD_LETTER_CAUSE"), "exhausted");
+  EXPECT_EQ(exhausted.at("RECONSUMETIMES"), "19");
+  EXPECT_EQ(exhausted.count("DELAY_TIME"), 0u);
+  EXPECT_EQ(exhausted.count("RECONSUME_LEVEL"), 0u);
+  EXPECT_EQ(exhausted.at("RECONSUME_REASON"), "still failing");
+  auto entry = historyOf(exhausted).back().as_object();
+  EXPECT_EQ(entry.at("n").as_int64(), 19);
+  EXPECT_EQ(entry.at("delay").as_int64(), 0);
+
+  auto explicitCall = build({{"RECONSUMETIMES", "2"}, {"DELAY_TIME", "5000"}},
+                            deadLetterRoute(2, DeadLetterCause::explicitCall), "bad payload");
+  EXPECT_EQ(explicitCall.at("DEAD_LETTER_CAUSE"), "explicit");
+  EXPECT_EQ(explicitCall.at("RECONSUMETIMES"), "2");
+  EXPECT_EQ(explicitCall.at("DELAY_TIME"), "5000");  // copied from the incoming message
+}
+
+TEST(RetryProperties, RetryDropsAStaleDeadLetterCause) {
+  auto out = build({{"DEAD_LETTER_CAUSE", "exhausted"}}, retryRoute(1, 1s));
+  EXPECT_EQ(out.count("DEAD_LETTER_CAUSE"), 0u);
+}
+
+TEST(RetryProperties, HopWithoutALevelRemovesTheIncomingLevel) {
+  Properties incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_LEVEL", "5"}};
+  EXPECT_EQ(build(incoming, retryRoute(2, 3s)).count("RECONSUME_LEVEL"), 0u);
+  EXPECT_EQ(build(incoming, retryRoute(2, 3s, 6)).at("RECONSUME_LEVEL"), "6");
+}
+
+TEST(RetryProperties, HopWithoutAReasonRemovesTheIncomingReason) {
+  auto first = build({}, retryRoute(1, 1s), "timeout");
+  auto second = build(first, retryRoute(2, 5s));
+  EXPECT_EQ(second.count("RECONSUME_REASON"), 0u);
+  auto history = historyOf(second);
+  ASSERT_EQ(history.size(), 2u);
+  EXPECT_EQ(history[0].at("reason").as_string(), "timeout");
+  EXPECT_EQ(history[1].at("reason").as_string(), "");
+}
+
+TEST(RetryProperties, ReasonIsCutAt1KiBWithoutSplittingACharacter) {
+  std::string exact(1024, 'a');
+  EXPECT_EQ(build({}, retryRoute(1, 1s), exact).at("RECONSUME_REASON"), exact);
+
+  std::string twoByte = std::string(1023, 'a') + "\xC3\xA9";  // é straddles byte 1024
+  EXPECT_EQ(build({}, retryRoute(1, 1s), twoByte).at("RECONSUME_REASON"), std::string(1023, 'a'));
+
+  std::string threeByte = std::string(1022, 'a') + "\xE2\x82\xAC" + "tail";  // € at 1022..1024
+  auto out = build({}, retryRoute(1, 1s), threeByte);
+  EXPECT_EQ(out.at("RECONSUME_REASON"), std::string(1022, 'a'));
+  EXPECT_EQ(historyOf(out)[0].at("reason").as_string(), std::string(1022, 'a'));
+
+  std::string fits = std::string(1021, 'a') + "\xE2\x82\xAC" + "tail";  // € ends at byte 1024
+  EXPECT_EQ(build({}, retryRoute(1, 1s), fits).at("RECONSUME_REASON"),
+            std::string(1021, 'a') + "\xE2\x82\xAC");
+}
+
+TEST(RetryProperties, HistoryAppendsNewestLast) {
+  Properties message;
+  for (int n = 1; n <= 4; ++n) {
+    message = build(message, retryRoute(n, n * 1s), "try " + std::to_string(n));
+  }
+  auto history = historyOf(message);
+  ASSERT_EQ(history.size(), 4u);
+  for (int n = 1; n <= 4; ++n) {
+    const auto& entry = history[n - 1].as_object();
+    EXPECT_EQ(entry.at("n").as_int64(), n);
+    EXPECT_EQ(entry.at("at").as_int64(), 1'700'000'000'000);
+    EXPECT_EQ(entry.at("delay").as_int64(), n * 1000);
+    EXPECT_EQ(entry.at("reason").as_string(), "try " + std::to_string(n));
+  }
+}
+
+TEST(RetryProperties, HistoryKeepsAtMostEightEntriesDroppingTheOldest) {
+  Properties message;
+  for (int n = 1; n <= 12; ++n) message = build(message, retryRoute(n, 1s));
+  auto history = historyOf(message);
+  ASSERT_EQ(history.size(), kHistoryMaxEntries);
+  EXPECT_EQ(history.front().at("n").as_int64(), 5);
+  EXPECT_EQ(history.back().at("n").as_int64(), 12);
+}
+
+TEST(RetryProperties, HistoryKeepsAtMost4KiBDroppingTheOldest) {
+  Properties message;
+  std::string longReason(1000, 'r');
+  for (int n = 1; n <= 6; ++n) message = build(message, retryRoute(n, 1s), longReason);
+  const auto& text = message.at("RECONSUME_HISTORY");
+  EXPECT_LE(text.size(), kHistoryMaxBytes);
+  auto history = historyOf(message);
+  // Each entry is a little over 1 KiB, so only three fit.
+  ASSERT_EQ(history.size(), 3u);
+  EXPECT_EQ(history.front().at("n").as_int64(), 4);
+  EXPECT_EQ(history.back().at("n").as_int64(), 6);
+}
+
+TEST(RetryProperties, HistoryStaysValidAndBoundedForReasonsThatNeedEscaping) {
+  std::string controls(1024, '\x01');  // each becomes \u0001: 6 KiB escaped
+  auto out = build({}, retryRoute(1, 1s), controls);
+  EXPECT_LE(out.at("RECONSUME_HISTORY").size(), kHistoryMaxBytes);
+  auto reason = std::string(historyOf(out)[0].at("reason").as_string());
+  EXPECT_GT(reason.size(), 500u);
+  EXPECT_EQ(reason, std::string(reason.size(), '\x01'));
+
+  auto quoted = build({}, retryRoute(1, 1s), "say \"hi\"\\\n\t");
+  EXPECT_EQ(historyOf(quoted)[0].at("reason").as_string(), "say \"hi\"\\\n\t");
+}
+
+TEST(RetryProperties, HistoryReplacesInvalidUtf8SoItStaysValidJson) {
+  auto out = build({}, retryRoute(1, 1s), "bad \xFF\xC3 byte");
+  EXPECT_EQ(out.at("RECONSUME_REASON"), "bad \xFF\xC3 byte");  // the property keeps the bytes
+  EXPECT_EQ(historyOf(out)[0].at("reason").as_string(), "bad \xEF\xBF\xBD\xEF\xBF\xBD byte");
+}
+
+TEST(RetryProperties, MalformedOrForeignHistoryStartsANewArray) {
+  for (const char* previous : {"not json", "[{\"n\":1}", "{\"n\":1}", "42", "\"[]\"", "[1,2] x"}) {
+    auto out = build({{"RECONSUME_HISTORY", previous}}, retryRoute(2, 1s), "again");
+    auto history = historyOf(out);
+    ASSERT_EQ(history.size(), 1u) << previous;
+    EXPECT_EQ(history[0].at("n").as_int64(), 2);
+  }
+}
+
+TEST(RetryProperties, ForeignEntriesOfAValidArrayAreKeptVerbatim) {
+  auto out =
+      build({{"RECONSUME_HISTORY", " [ 1 , {\"x\":\"a,]}\"} ,[2,[3]] ] "}}, retryRoute(2, 1s));
+  EXPECT_EQ(out.at("RECONSUME_HISTORY"),
+            "[1,{\"x\":\"a,]}\"},[2,[3]],{\"n\":2,\"at\":1700000000000,\"delay\":1000,"
+            "\"reason\":\"\"}]");
+  auto empty = build({{"RECONSUME_HISTORY", "[]"}}, retryRoute(1, 1s));
+  EXPECT_EQ(historyOf(empty).size(), 1u);
+}
+
+TEST(RetryProperties, CustomPropertiesOverrideEverythingButTheCount) {
+  Properties custom{
+      {"RECONSUMETIMES", "99"},    {"DELAY_TIME", "1"},    {"REAL_TOPIC", "persistent://x/y/z"},
+      {"RECONSUME_HISTORY", "[]"}, {"tenant", "override"}, {"extra", "yes"}};
+  auto out = build({{"tenant", "acme"}}, retryRoute(4, 8s, 4), "why", custom);
+  EXPECT_EQ(out.at("RECONSUMETIMES"), "4");
+  EXPECT_EQ(out.at("DELAY_TIME"), "1");
+  EXPECT_EQ(out.at("REAL_TOPIC"), "persistent://x/y/z");
+  EXPECT_EQ(out.at("RECONSUME_HISTORY"), "[]");
+  EXPECT_EQ(out.at("tenant"), "override");
+  EXPECT_EQ(out.at("extra"), "yes");
+  EXPECT_EQ(out.at("RECONSUME_LEVEL"), "4");
+}
+
+TEST(RetryProperties, InvalidOriginTopicIsAnErrorNamingIt) {
+  auto text =
+      testing::invalidArgumentText([] { build({}, retryRoute(1, 1s), "", {}, "kafka://a/b/c"); });
+  EXPECT_TRUE(testing::mentions(text, "kafka://a/b/c"));
+}
+
+TEST(RetryProperties, IncomingPropertiesAreNotChanged) {
+  const Properties incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_LEVEL", "1"}, {"a", "b"}};
+  Properties copy = incoming;
+  build(copy, retryRoute(2, 5s));
+  EXPECT_EQ(copy, incoming);
+}
+
+}  // namespace
+}  // namespace reconsume::retry
