@@ -18,7 +18,8 @@ namespace asio = boost::asio;
 class Async : public BehaviourTest {
  protected:
   Consumer retrying(const std::string& topic) {
-    return client().subscribe(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms"))));
+    return client().subscribe(
+        retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms"))));
   }
 };
 

@@ -85,7 +85,8 @@ TEST_P(BadInput, MessagesOfAnotherConsumerAreRefused) {
 }
 
 TEST(ClientUrls, UnknownSchemesAndMissingHostsNameTheUrl) {
-  for (std::string url : {"kafka://localhost:9092", "pulsar://", "pulsar+ssl://:6651", "http://x"}) {
+  for (std::string url :
+       {"kafka://localhost:9092", "pulsar://", "pulsar+ssl://:6651", "http://x"}) {
     expectInvalid([&] { Client::connect(url); }, url);
   }
 }

@@ -1,4 +1,6 @@
 // Producers, consumers and their subscription types, multi-topic and partitioned consumers.
+#include <boost/asio/use_future.hpp>
+#include <future>
 #include <set>
 
 #include "fixture.hpp"
@@ -27,7 +29,8 @@ TEST_P(Consumers, MessageCarriesWhatWasSent) {
   sent.key = "k1";
   sent.orderingKey = "ok1";
   sent.properties = {{"a", "1"}, {"b", ""}};
-  sent.eventTime = std::chrono::system_clock::time_point(std::chrono::milliseconds(1'700'000'000'123));
+  sent.eventTime =
+      std::chrono::system_clock::time_point(std::chrono::milliseconds(1'700'000'000'123));
   auto id = client().createProducer(topic).send(sent);
 
   auto message = receiveNow(consumer);

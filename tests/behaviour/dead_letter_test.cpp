@@ -9,7 +9,8 @@ class DeadLetter : public BehaviourTest {};
 
 TEST_P(DeadLetter, ExplicitCallGoesStraightToTheDeadLetterTopic) {
   auto topic = uniqueTopic("explicit-dlq");
-  auto consumer = client().subscribe(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::defaultTable())));
+  auto consumer = client().subscribe(
+      retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::defaultTable())));
   auto id = client().createProducer(topic).send("poison");
   auto message = receiveNow(consumer);
   consumer.deadLetter(message, "schema v3 is not supported");

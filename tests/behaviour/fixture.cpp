@@ -37,12 +37,14 @@ class LatenessReport : public ::testing::Environment {
     std::lock_guard lock(latenessMutex);
     if (lateness.empty()) return;
     std::sort(lateness.begin(), lateness.end());
-    auto at = [](double q) { return lateness[static_cast<std::size_t>(q * (lateness.size() - 1))]; };
-    std::printf("[ lateness ] %zu delayed deliveries on a real broker: p50 %lld ms, p99 %lld ms, "
-                "max %lld ms\n",
-                lateness.size(), static_cast<long long>(at(0.5).count()),
-                static_cast<long long>(at(0.99).count()),
-                static_cast<long long>(lateness.back().count()));
+    auto at = [](double q) {
+      return lateness[static_cast<std::size_t>(q * (lateness.size() - 1))];
+    };
+    std::printf(
+        "[ lateness ] %zu delayed deliveries on a real broker: p50 %lld ms, p99 %lld ms, "
+        "max %lld ms\n",
+        lateness.size(), static_cast<long long>(at(0.5).count()),
+        static_cast<long long>(at(0.99).count()), static_cast<long long>(lateness.back().count()));
   }
 };
 
@@ -84,13 +86,17 @@ void BehaviourTest::SetUp() {
   }
 }
 
-void BehaviourTest::TearDown() { client_.close(); }
+void BehaviourTest::TearDown() {
+  client_.close();
+}
 
 std::string BehaviourTest::uniqueTopic(const std::string& prefix) {
   return "persistent://public/default/" + prefix + "-" + uniqueSuffix();
 }
 
-Client BehaviourTest::connectAnotherClient() { return Client::connect(url_); }
+Client BehaviourTest::connectAnotherClient() {
+  return Client::connect(url_);
+}
 
 Clock::time_point BehaviourTest::now() const {
   return manualClock_ ? manualClock_->now() : std::chrono::system_clock::now();

@@ -51,7 +51,8 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
   // Receives a message that must not be delivered before `due` (broker time). Embedded: checks
   // that nothing arrives 1 ms before `due`, advances to `due` and receives. Pulsar: waits up to
   // `due` + `slack` and checks the arrival is not before `due`, recording the lateness.
-  Message receiveAt(Consumer& consumer, Clock::time_point due, std::chrono::milliseconds slack = 10s);
+  Message receiveAt(Consumer& consumer, Clock::time_point due,
+                    std::chrono::milliseconds slack = 10s);
   // Receives a message expected now (or within `timeout` of real time); fails the test if none.
   Message receiveNow(Consumer& consumer, std::chrono::milliseconds timeout = 10s);
   // Asserts nothing arrives (waits `wait` of real time on Pulsar, 0 on embedded).

@@ -1,6 +1,8 @@
 // reconsumeLater in its four forms (SPEC.md section 1), the properties it writes (section 2) and
 // the topics it uses (section 3), on every backend.
+#include <boost/asio/use_future.hpp>
 #include <boost/json.hpp>
+#include <future>
 
 #include "fixture.hpp"
 
@@ -123,7 +125,8 @@ TEST_P(Reconsume, ExponentialBackoffWithFullJitterStaysInBounds) {
   backoff.max = 400ms;
   backoff.multiplier = 2.0;
   backoff.jitter = Jitter::full;
-  auto consumer = client().subscribe(retryOptions(topic, "sub", RetryPolicy::exponential(backoff, 4)));
+  auto consumer =
+      client().subscribe(retryOptions(topic, "sub", RetryPolicy::exponential(backoff, 4)));
   client().createProducer(topic).send("payload");
   auto message = receiveNow(consumer);
 

@@ -1,0 +1,24 @@
+// reconsume — the command-line tool: a demo of retries and dead letters, and (with the network
+// backend and dead-letter inspection) tools for operating them on Pulsar.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+
+#include "commands.hpp"
+#include "reconsume/error.hpp"
+#include "terminal.hpp"
+
+int main(int argc, char** argv) {
+  CLI::App app{"reconsume: retry topics and dead letters for Apache Pulsar"};
+  app.require_subcommand(1);
+  int exitCode = 0;
+  reconsume::tools::addDemoCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const reconsume::Error& e) {
+    std::fprintf(stderr, "%s %s\n", reconsume::tools::red("error:").c_str(), e.what());
+    return 2;
+  }
+  return exitCode;
+}

@@ -1,0 +1,41 @@
+// Output for people: whether stdout is a terminal (colour and live redraws only then), a
+// one-line progress display, and human units for durations and sizes.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace reconsume::tools {
+
+bool stdoutIsTerminal();
+
+// ANSI colour when stdout is a terminal, the plain text otherwise.
+std::string bold(std::string_view text);
+std::string green(std::string_view text);
+std::string yellow(std::string_view text);
+std::string red(std::string_view text);
+std::string dim(std::string_view text);
+
+// One line redrawn in place on a terminal; elsewhere, a line every `plainEvery` at most.
+class ProgressLine {
+ public:
+  explicit ProgressLine(std::chrono::milliseconds plainEvery = std::chrono::seconds(1));
+  void update(const std::string& text);
+  // Leaves the last text on screen and moves to a fresh line.
+  void finish();
+
+ private:
+  bool terminal_;
+  std::chrono::milliseconds plainEvery_;
+  std::chrono::steady_clock::time_point lastPlain_{};
+  bool drawn_ = false;
+};
+
+std::string humanDuration(std::chrono::milliseconds d);  // "850ms", "2.5s", "3m 20s", "2h 5m", "4d"
+std::string humanBytes(std::uint64_t bytes);             // "512 B", "1.5 KiB", "3.2 MiB"
+// A bar of `width` cells for value/max, drawn with block characters.
+std::string bar(double value, double max, int width);
+
+}  // namespace reconsume::tools
