@@ -215,14 +215,13 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
                       &command);
   }
   proto::MessageMetadata metadata;
-  if (!metadata.ParsePartialFromArray(section.data(), static_cast<int>(metadataSize)) ||
-      !metadata.IsInitialized()) {
-    const std::string missing = metadata.IsInitialized()
-                                    ? std::string()
-                                    : " (missing " + metadata.InitializationErrorString() + ")";
+  const bool parsed =
+      metadata.ParsePartialFromArray(section.data(), static_cast<int>(metadataSize));
+  if (!parsed || !metadata.IsInitialized()) {
     return frameError(FrameError::bad_metadata,
                       what + " frame has MessageMetadata of " + std::to_string(metadataSize) +
-                          " bytes that does not parse" + missing,
+                          " bytes that does not parse" +
+                          (parsed ? " (a required field is missing)" : ""),
                       &command);
   }
   section.remove_prefix(metadataSize);
@@ -266,9 +265,7 @@ DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& o
                           " bytes has a type that is missing or unknown to this client");
   }
   if (!command.IsInitialized() || !hasBody(command)) {
-    const std::string missing = command.IsInitialized()
-                                    ? "its body"
-                                    : "required fields " + command.InitializationErrorString();
+    const std::string missing = command.IsInitialized() ? "its body" : "a required field";
     return frameError(FrameError::bad_command, typeName(command) + " command lacks " + missing,
                       &command);
   }

@@ -14,10 +14,10 @@ namespace {
 // Checks and sizes a message before it is written. ByteSizeLong also caches the sizes, which
 // SerializeWithCachedSizesToArray then uses, so each message is measured once.
 std::size_t measure(const google::protobuf::MessageLite& message, std::string_view what) {
+  // The lite runtime cannot say which field is missing, only that one is.
   if (!message.IsInitialized()) {
-    throw Error(errc::invalid_argument, "cannot encode " + std::string(what) +
-                                            ": missing required fields " +
-                                            message.InitializationErrorString());
+    throw Error(errc::invalid_argument,
+                "cannot encode " + std::string(what) + ": a required field is not set");
   }
   return message.ByteSizeLong();
 }
