@@ -64,10 +64,10 @@ ReceivedMessage single(const proto::CommandMessage& command, const proto::Messag
 
 Status splitBatch(const proto::CommandMessage& command, const proto::MessageMetadata& meta,
                   std::string_view batch, const EntryContext& context, UnpackedEntry& out) {
-  const std::string what = entryName(command);
+  auto what = [&command] { return entryName(command); };
   const std::int32_t count = meta.num_messages_in_batch();
   if (count <= 0 || static_cast<std::size_t>(count) > batch.size() / kMinBatchedMessageBytes) {
-    return {errc::protocol_error, what + " claims " + std::to_string(count) +
+    return {errc::protocol_error, what() + " claims " + std::to_string(count) +
                                       " messages in a batch payload of " +
                                       std::to_string(batch.size()) + " bytes"};
   }
@@ -78,27 +78,30 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
   const auto& id = command.message_id();
 
   for (int index = 0; index < count; ++index) {
-    const std::string where =
-        what + " message " + std::to_string(index) + " of " + std::to_string(count);
+    auto where = [&what, index, count] {
+      return what() + " message " + std::to_string(index) + " of " + std::to_string(count);
+    };
     if (batch.size() < 4) {
-      return {errc::protocol_error, where + ": batch payload ends before its metadata size"};
+      return {errc::protocol_error, where() + ": batch payload ends before its metadata size"};
     }
     const std::uint32_t size = wire::readU32(batch.data());
     batch.remove_prefix(4);
     if (size > batch.size()) {
-      return {errc::protocol_error, where + ": metadata size " + std::to_string(size) +
+      return {errc::protocol_error, where() + ": metadata size " + std::to_string(size) +
                                         " exceeds the " + std::to_string(batch.size()) +
                                         " bytes left"};
     }
     proto::SingleMessageMetadata single;
-    if (!single.ParseFromArray(batch.data(), static_cast<int>(size))) {
-      return {errc::protocol_error, where + ": SingleMessageMetadata of " + std::to_string(size) +
+    // ParsePartial + IsInitialized: ParseFromArray would also log every failure to stderr.
+    if (!single.ParsePartialFromArray(batch.data(), static_cast<int>(size)) ||
+        !single.IsInitialized()) {
+      return {errc::protocol_error, where() + ": SingleMessageMetadata of " + std::to_string(size) +
                                         " bytes does not parse"};
     }
     batch.remove_prefix(size);
     if (single.payload_size() < 0 ||
         static_cast<std::size_t>(single.payload_size()) > batch.size()) {
-      return {errc::protocol_error, where + ": payload size " +
+      return {errc::protocol_error, where() + ": payload size " +
                                         std::to_string(single.payload_size()) + " exceeds the " +
                                         std::to_string(batch.size()) + " bytes left"};
     }
@@ -140,17 +143,17 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
 Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMetadata& metadata,
                    std::string_view payload, const EntryContext& context, UnpackedEntry& out) {
   out = UnpackedEntry{};
-  const std::string what = entryName(command);
+  auto what = [&command] { return entryName(command); };
   if (metadata.encryption_keys_size() > 0) {
-    return {errc::unsupported, what + " is encrypted (" +
+    return {errc::unsupported, what() + " is encrypted (" +
                                    (metadata.has_encryption_algo() ? metadata.encryption_algo()
                                                                    : std::string("no algorithm")) +
                                    "); reconsume does not decrypt messages"};
   }
   if (metadata.has_num_chunks_from_msg() && metadata.num_chunks_from_msg() > 1) {
-    return {errc::unsupported, what + " is chunk " + std::to_string(metadata.chunk_id()) + " of " +
-                                   std::to_string(metadata.num_chunks_from_msg()) + " of message " +
-                                   metadata.uuid() +
+    return {errc::unsupported, what() + " is chunk " + std::to_string(metadata.chunk_id()) +
+                                   " of " + std::to_string(metadata.num_chunks_from_msg()) +
+                                   " of message " + metadata.uuid() +
                                    "; reconsume does not reassemble chunked messages"};
   }
 
@@ -158,7 +161,7 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
   if (auto status = decompress(metadata.compression(), payload, metadata.uncompressed_size(),
                                uncompressed, context.maxUncompressedSize);
       !status) {
-    return {status.code, what + ": " + status.message};
+    return {status.code, what() + ": " + status.message};
   }
 
   Status status;

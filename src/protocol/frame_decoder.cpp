@@ -147,10 +147,11 @@ DecodeError frameError(FrameError kind, std::string message,
 std::optional<DecodeError> decodePayloadSection(std::string_view section,
                                                 const FrameDecoderOptions& options, Frame& frame) {
   const auto& command = frame.command;
-  const std::string what = describe(command);
+  // Only built when something is wrong: most frames are fine.
+  auto what = [&command] { return describe(command); };
   auto truncated = [&](std::string_view part, std::size_t need) {
     return frameError(FrameError::truncated,
-                      what + " frame is truncated: " + std::string(part) + " needs " +
+                      what() + " frame is truncated: " + std::string(part) + " needs " +
                           std::to_string(need) + " bytes, " + std::to_string(section.size()) +
                           " left",
                       &command);
@@ -165,15 +166,15 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
     section.remove_prefix(6);
     if (size > section.size()) {
       return frameError(FrameError::truncated,
-                        what + " frame is truncated: broker entry metadata size " +
+                        what() + " frame is truncated: broker entry metadata size " +
                             std::to_string(size) + " exceeds the " +
                             std::to_string(section.size()) + " bytes left",
                         &command);
     }
     proto::BrokerEntryMetadata entry;
-    if (!entry.ParseFromArray(section.data(), static_cast<int>(size))) {
+    if (!entry.ParsePartialFromArray(section.data(), static_cast<int>(size))) {
       return frameError(FrameError::bad_broker_entry_metadata,
-                        what + " frame has broker entry metadata of " + std::to_string(size) +
+                        what() + " frame has broker entry metadata of " + std::to_string(size) +
                             " bytes that does not parse",
                         &command);
     }
@@ -191,7 +192,7 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
       const std::uint32_t actual = crc32c(0, section.data(), section.size());
       if (actual != expected) {
         return frameError(FrameError::checksum_mismatch,
-                          what + " frame fails its checksum: the frame says " + hex(expected, 8) +
+                          what() + " frame fails its checksum: the frame says " + hex(expected, 8) +
                               ", its " + std::to_string(section.size()) + " bytes give " +
                               hex(actual, 8),
                           &command);
@@ -200,7 +201,7 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
     frame.hasChecksum = true;
   } else if (options.requireChecksum) {
     return frameError(FrameError::bad_magic,
-                      what + " frame's payload section starts with " + hex(magic, 4) +
+                      what() + " frame's payload section starts with " + hex(magic, 4) +
                           ", expected the checksum magic 0x0e01",
                       &command);
   }
@@ -210,8 +211,9 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
   section.remove_prefix(4);
   if (metadataSize > section.size()) {
     return frameError(FrameError::truncated,
-                      what + " frame is truncated: metadata size " + std::to_string(metadataSize) +
-                          " exceeds the " + std::to_string(section.size()) + " bytes left",
+                      what() + " frame is truncated: metadata size " +
+                          std::to_string(metadataSize) + " exceeds the " +
+                          std::to_string(section.size()) + " bytes left",
                       &command);
   }
   proto::MessageMetadata metadata;
@@ -219,7 +221,7 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
       metadata.ParsePartialFromArray(section.data(), static_cast<int>(metadataSize));
   if (!parsed || !metadata.IsInitialized()) {
     return frameError(FrameError::bad_metadata,
-                      what + " frame has MessageMetadata of " + std::to_string(metadataSize) +
+                      what() + " frame has MessageMetadata of " + std::to_string(metadataSize) +
                           " bytes that does not parse" +
                           (parsed ? " (a required field is missing)" : ""),
                       &command);
