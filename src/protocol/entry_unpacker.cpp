@@ -157,18 +157,25 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
                                    "; reconsume does not reassemble chunked messages"};
   }
 
+  // An uncompressed batch is split straight from the frame's payload, without a copy.
   std::string uncompressed;
-  if (auto status = decompress(metadata.compression(), payload, metadata.uncompressed_size(),
-                               uncompressed, context.maxUncompressedSize);
-      !status) {
-    return {status.code, what() + ": " + status.message};
+  std::string_view body = payload;
+  if (metadata.compression() != proto::NONE) {
+    if (auto status = decompress(metadata.compression(), payload, metadata.uncompressed_size(),
+                                 uncompressed, context.maxUncompressedSize);
+        !status) {
+      return {status.code, what() + ": " + status.message};
+    }
+    body = uncompressed;
   }
 
   Status status;
   if (metadata.has_num_messages_in_batch()) {
-    status = splitBatch(command, metadata, uncompressed, context, out);
+    status = splitBatch(command, metadata, body, context, out);
   } else {
-    out.messages.push_back(single(command, metadata, std::move(uncompressed), context));
+    std::string data =
+        metadata.compression() != proto::NONE ? std::move(uncompressed) : std::string(payload);
+    out.messages.push_back(single(command, metadata, std::move(data), context));
   }
   if (!status) out = UnpackedEntry{};
   return status;
