@@ -1,0 +1,101 @@
+#include "protocol/batch_builder.hpp"
+
+#include <chrono>
+#include <utility>
+
+#include "protocol/byte_order.hpp"
+#include "protocol/compression.hpp"
+#include "reconsume/error.hpp"
+
+namespace reconsume::protocol {
+namespace {
+
+// Tracks whether every message so far had the same value (absent counts as a value).
+void share(std::optional<std::string>& shared, bool& mixed, bool first,
+           const std::optional<std::string>& value) {
+  if (first) {
+    shared = value;
+  } else if (shared != value) {
+    mixed = true;
+  }
+}
+
+}  // namespace
+
+void BatchBuilder::add(const OutgoingMessage& message, std::uint64_t sequenceId) {
+  if (!canBatch(message)) {
+    throw Error(errc::invalid_argument, "message with sequence id " + std::to_string(sequenceId) +
+                                            " has a delivery delay and cannot go into a batch");
+  }
+  proto::SingleMessageMetadata metadata;
+  for (const auto& [key, value] : message.properties) {
+    auto& property = *metadata.add_properties();
+    property.set_key(key);
+    property.set_value(value);
+  }
+  if (message.key) {
+    metadata.set_partition_key(*message.key);
+    if (message.keyIsBase64) metadata.set_partition_key_b64_encoded(true);
+  }
+  if (message.orderingKey) metadata.set_ordering_key(*message.orderingKey);
+  if (message.eventTime) {
+    using std::chrono::duration_cast;
+    using std::chrono::milliseconds;
+    metadata.set_event_time(static_cast<std::uint64_t>(
+        duration_cast<milliseconds>(message.eventTime->time_since_epoch()).count()));
+  }
+  metadata.set_sequence_id(sequenceId);
+  add(std::move(metadata), message.payload);
+}
+
+void BatchBuilder::add(proto::SingleMessageMetadata metadata, std::string_view payload) {
+  metadata.set_payload_size(static_cast<std::int32_t>(payload.size()));
+  const bool first = count_ == 0;
+  const auto key =
+      metadata.has_partition_key() ? std::optional(metadata.partition_key()) : std::nullopt;
+  const auto orderingKey =
+      metadata.has_ordering_key() ? std::optional(metadata.ordering_key()) : std::nullopt;
+  share(sharedKey_, mixedKeys_, first, key);
+  share(sharedOrderingKey_, mixedOrderingKeys_, first, orderingKey);
+  if (first) sharedKeyIsBase64_ = metadata.partition_key_b64_encoded();
+  if (metadata.partition_key_b64_encoded() != sharedKeyIsBase64_) mixedKeys_ = true;
+  if (metadata.has_sequence_id()) {
+    if (!firstSequenceId_) firstSequenceId_ = metadata.sequence_id();
+    lastSequenceId_ = metadata.sequence_id();
+  }
+
+  const std::size_t size = metadata.ByteSizeLong();
+  wire::appendU32(batch_, static_cast<std::uint32_t>(size));
+  const std::size_t at = batch_.size();
+  batch_.resize(at + size);
+  metadata.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(batch_.data() + at));
+  batch_.append(payload);
+  ++count_;
+}
+
+EncodedMessage BatchBuilder::finish(const SendContext& context) {
+  EncodedMessage encoded;
+  auto& metadata = encoded.metadata;
+  metadata.set_producer_name(context.producerName);
+  metadata.set_sequence_id(firstSequenceId_.value_or(context.sequenceId));
+  metadata.set_publish_time(context.publishTimeMs);
+  metadata.set_num_messages_in_batch(static_cast<std::int32_t>(count_));
+  metadata.set_highest_sequence_id(
+      lastSequenceId_.value_or(metadata.sequence_id() + (count_ > 0 ? count_ - 1 : 0)));
+  if (!mixedKeys_ && sharedKey_) {
+    metadata.set_partition_key(*sharedKey_);
+    if (sharedKeyIsBase64_) metadata.set_partition_key_b64_encoded(true);
+  }
+  if (!mixedOrderingKeys_ && sharedOrderingKey_) metadata.set_ordering_key(*sharedOrderingKey_);
+  metadata.set_uncompressed_size(static_cast<std::uint32_t>(batch_.size()));
+  if (context.compression != proto::NONE) {
+    metadata.set_compression(context.compression);
+    encoded.payload = compress(context.compression, batch_);
+  } else {
+    encoded.payload = std::move(batch_);
+  }
+  *this = BatchBuilder();
+  return encoded;
+}
+
+}  // namespace reconsume::protocol

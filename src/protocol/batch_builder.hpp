@@ -1,0 +1,56 @@
+// Builds a batch entry the way Pulsar's Java producer does: the payload is a sequence of
+// [u32 size][SingleMessageMetadata][payload], one per message, compressed as a whole; the entry's
+// MessageMetadata carries num_messages_in_batch, the first and highest sequence id, and the
+// uncompressed size. Used by tests to build realistic batched entries, and by a producer that
+// batches.
+//
+// Thread safety: a BatchBuilder is a plain value; use it from one thread at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "PulsarApi.pb.h"
+#include "protocol/outgoing.hpp"
+#include "reconsume/message.hpp"
+
+namespace reconsume::protocol {
+
+class BatchBuilder {
+ public:
+  // Pulsar does not batch messages with a delivery delay (the delay applies to a whole entry).
+  static bool canBatch(const OutgoingMessage& message) {
+    return !message.deliverAfter && !message.deliverAt;
+  }
+
+  // Adds a message: its payload and its own properties, partition key (with the base64 flag),
+  // ordering key and event time. Throws Error(errc::invalid_argument) when !canBatch(message).
+  void add(const OutgoingMessage& message, std::uint64_t sequenceId);
+  // Adds a message with hand-made metadata (tests use it for null values, compacted-out
+  // messages, ...). payload_size is set from `payload`.
+  void add(proto::SingleMessageMetadata metadata, std::string_view payload);
+
+  std::size_t size() const { return count_; }  // messages so far
+  bool empty() const { return count_ == 0; }
+  std::size_t bytes() const { return batch_.size(); }  // uncompressed payload so far
+
+  // The entry: metadata (producer name, publish time and compression from `context`; sequence id
+  // of the first message; highest_sequence_id of the last) and the compressed payload. When every
+  // message has the same partition key (or ordering key) the entry carries it too, as Pulsar's
+  // key-based batching does, so Key_Shared dispatch sees it. The builder is empty afterwards.
+  EncodedMessage finish(const SendContext& context);
+
+ private:
+  std::string batch_;
+  std::size_t count_{0};
+  std::optional<std::uint64_t> firstSequenceId_, lastSequenceId_;
+  // The key every message so far shares; `mixedKeys_` once two differ.
+  std::optional<std::string> sharedKey_, sharedOrderingKey_;
+  bool sharedKeyIsBase64_{false};
+  bool mixedKeys_{false}, mixedOrderingKeys_{false};
+};
+
+}  // namespace reconsume::protocol

@@ -1,0 +1,194 @@
+#include "protocol/entry_unpacker.hpp"
+
+#include "protocol/byte_order.hpp"
+
+namespace reconsume::protocol {
+namespace {
+
+using reconsume::detail::MessageData;
+using reconsume::detail::Status;
+
+// Every message of a batch needs at least its 4-byte size and a SingleMessageMetadata with the
+// required payload_size (2 bytes): a count above payload / 6 cannot be right.
+constexpr std::size_t kMinBatchedMessageBytes = 6;
+
+std::string entryName(const proto::CommandMessage& command) {
+  const auto& id = command.message_id();
+  return "entry " + std::to_string(static_cast<std::int64_t>(id.ledgerid())) + ":" +
+         std::to_string(static_cast<std::int64_t>(id.entryid()));
+}
+
+// What every message of the entry shares.
+MessageData entryData(const proto::CommandMessage& command, const proto::MessageMetadata& meta,
+                      const EntryContext& context) {
+  MessageData data;
+  data.topic = context.topic;
+  data.publishTimeMs = meta.publish_time();
+  data.producerName = meta.producer_name();
+  data.sequenceId = meta.sequence_id();
+  if (meta.has_replicated_from()) data.replicatedFrom = meta.replicated_from();
+  data.redeliveryCount = static_cast<int>(command.redelivery_count());
+  return data;
+}
+
+void copyProperties(const google::protobuf::RepeatedPtrField<proto::KeyValue>& from,
+                    std::map<std::string, std::string>& to) {
+  for (const auto& property : from) to[property.key()] = property.value();
+}
+
+bool isPending(const proto::CommandMessage& command, int index) {
+  if (command.ack_set_size() == 0) return true;
+  const int word = index / 64;
+  if (word >= command.ack_set_size()) return false;
+  return ((static_cast<std::uint64_t>(command.ack_set(word)) >> (index % 64)) & 1u) != 0;
+}
+
+ReceivedMessage single(const proto::CommandMessage& command, const proto::MessageMetadata& meta,
+                       std::string payload, const EntryContext& context) {
+  ReceivedMessage message;
+  auto& data = message.data;
+  data = entryData(command, meta, context);
+  const auto& id = command.message_id();
+  data.id = MessageId(static_cast<std::int64_t>(id.ledgerid()),
+                      static_cast<std::int64_t>(id.entryid()), context.partition);
+  data.payload = std::move(payload);
+  copyProperties(meta.properties(), data.properties);
+  if (meta.has_partition_key()) data.partitionKey = meta.partition_key();
+  data.partitionKeyIsBase64 = meta.partition_key_b64_encoded();
+  if (meta.has_ordering_key()) data.orderingKey = meta.ordering_key();
+  if (meta.event_time() != 0) data.eventTimeMs = meta.event_time();
+  message.nullValue = meta.null_value();
+  message.nullPartitionKey = meta.null_partition_key();
+  return message;
+}
+
+Status splitBatch(const proto::CommandMessage& command, const proto::MessageMetadata& meta,
+                  std::string_view batch, const EntryContext& context, UnpackedEntry& out) {
+  auto what = [&command] { return entryName(command); };
+  const std::int32_t count = meta.num_messages_in_batch();
+  if (count <= 0 || static_cast<std::size_t>(count) > batch.size() / kMinBatchedMessageBytes) {
+    return {errc::protocol_error, what() + " claims " + std::to_string(count) +
+                                      " messages in a batch payload of " +
+                                      std::to_string(batch.size()) + " bytes"};
+  }
+  out.batchSize = count;
+  out.tracker = std::make_shared<BatchAckTracker>(count);
+  out.messages.reserve(static_cast<std::size_t>(count));
+  const MessageData shared = entryData(command, meta, context);
+  const auto& id = command.message_id();
+
+  for (int index = 0; index < count; ++index) {
+    auto where = [&what, index, count] {
+      return what() + " message " + std::to_string(index) + " of " + std::to_string(count);
+    };
+    if (batch.size() < 4) {
+      return {errc::protocol_error, where() + ": batch payload ends before its metadata size"};
+    }
+    const std::uint32_t size = wire::readU32(batch.data());
+    batch.remove_prefix(4);
+    if (size > batch.size()) {
+      return {errc::protocol_error, where() + ": metadata size " + std::to_string(size) +
+                                        " exceeds the " + std::to_string(batch.size()) +
+                                        " bytes left"};
+    }
+    proto::SingleMessageMetadata single;
+    // ParsePartial + IsInitialized: ParseFromArray would also log every failure to stderr.
+    if (!single.ParsePartialFromArray(batch.data(), static_cast<int>(size)) ||
+        !single.IsInitialized()) {
+      return {errc::protocol_error, where() + ": SingleMessageMetadata of " + std::to_string(size) +
+                                        " bytes does not parse"};
+    }
+    batch.remove_prefix(size);
+    if (single.payload_size() < 0 ||
+        static_cast<std::size_t>(single.payload_size()) > batch.size()) {
+      return {errc::protocol_error, where() + ": payload size " +
+                                        std::to_string(single.payload_size()) + " exceeds the " +
+                                        std::to_string(batch.size()) + " bytes left"};
+    }
+    const std::string_view payload =
+        batch.substr(0, static_cast<std::size_t>(single.payload_size()));
+    batch.remove_prefix(payload.size());
+
+    if (single.compacted_out() || !isPending(command, index)) {
+      out.tracker->acknowledge(index);
+      ++out.skipped;
+      continue;
+    }
+    ReceivedMessage message;
+    auto& data = message.data;
+    data = shared;
+    data.id = MessageId(static_cast<std::int64_t>(id.ledgerid()),
+                        static_cast<std::int64_t>(id.entryid()), context.partition, index, count);
+    data.payload.assign(payload);
+    copyProperties(single.properties(), data.properties);
+    // Keys belong to each message: the entry's key (set by key-based batching) is not inherited.
+    if (single.has_partition_key()) data.partitionKey = single.partition_key();
+    data.partitionKeyIsBase64 = single.partition_key_b64_encoded();
+    if (single.has_ordering_key()) data.orderingKey = single.ordering_key();
+    if (single.event_time() != 0) {
+      data.eventTimeMs = single.event_time();
+    } else if (meta.event_time() != 0) {
+      data.eventTimeMs = meta.event_time();
+    }
+    if (single.has_sequence_id()) data.sequenceId = single.sequence_id();
+    message.nullValue = single.null_value();
+    message.nullPartitionKey = single.null_partition_key();
+    out.messages.push_back(std::move(message));
+  }
+  return {};
+}
+
+}  // namespace
+
+Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMetadata& metadata,
+                   std::string_view payload, const EntryContext& context, UnpackedEntry& out) {
+  out = UnpackedEntry{};
+  auto what = [&command] { return entryName(command); };
+  if (metadata.encryption_keys_size() > 0) {
+    return {errc::unsupported, what() + " is encrypted (" +
+                                   (metadata.has_encryption_algo() ? metadata.encryption_algo()
+                                                                   : std::string("no algorithm")) +
+                                   "); reconsume does not decrypt messages"};
+  }
+  if (metadata.has_num_chunks_from_msg() && metadata.num_chunks_from_msg() > 1) {
+    return {errc::unsupported, what() + " is chunk " + std::to_string(metadata.chunk_id()) +
+                                   " of " + std::to_string(metadata.num_chunks_from_msg()) +
+                                   " of message " + metadata.uuid() +
+                                   "; reconsume does not reassemble chunked messages"};
+  }
+
+  // An uncompressed batch is split straight from the frame's payload, without a copy.
+  std::string uncompressed;
+  std::string_view body = payload;
+  if (metadata.compression() != proto::NONE) {
+    if (auto status = decompress(metadata.compression(), payload, metadata.uncompressed_size(),
+                                 uncompressed, context.maxUncompressedSize);
+        !status) {
+      return {status.code, what() + ": " + status.message};
+    }
+    body = uncompressed;
+  }
+
+  Status status;
+  if (metadata.has_num_messages_in_batch()) {
+    status = splitBatch(command, metadata, body, context, out);
+  } else {
+    std::string data =
+        metadata.compression() != proto::NONE ? std::move(uncompressed) : std::string(payload);
+    out.messages.push_back(single(command, metadata, std::move(data), context));
+  }
+  if (!status) out = UnpackedEntry{};
+  return status;
+}
+
+Status unpackEntry(const Frame& frame, const EntryContext& context, UnpackedEntry& out) {
+  if (frame.command.type() != proto::BaseCommand::MESSAGE || !frame.metadata) {
+    out = UnpackedEntry{};
+    return {errc::protocol_error,
+            proto::BaseCommand::Type_Name(frame.command.type()) +
+                " frame is not a MESSAGE with a payload; it carries no entry"};
+  }
+  return unpackEntry(frame.command.message(), *frame.metadata, frame.payload, context, out);
+}
+
+}  // namespace reconsume::protocol

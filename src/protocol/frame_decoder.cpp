@@ -1,0 +1,390 @@
+#include "protocol/frame_decoder.hpp"
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+
+#include "protocol/byte_order.hpp"
+#include "protocol/crc32c.hpp"
+
+namespace reconsume::protocol {
+namespace {
+
+using Type = proto::BaseCommand;
+
+std::string hex(std::uint32_t value, int digits) {
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%0*x", digits, value);
+  return text;
+}
+
+std::string typeName(const proto::BaseCommand& command) {
+  return proto::BaseCommand::Type_Name(command.type());
+}
+
+// Whether the field that `type` names is present; a frame whose type says MESSAGE but that holds
+// no CommandMessage is as unusable as one that does not parse.
+bool hasBody(const proto::BaseCommand& c) {
+  switch (c.type()) {
+    case Type::CONNECT:
+      return c.has_connect();
+    case Type::CONNECTED:
+      return c.has_connected();
+    case Type::SUBSCRIBE:
+      return c.has_subscribe();
+    case Type::PRODUCER:
+      return c.has_producer();
+    case Type::SEND:
+      return c.has_send();
+    case Type::SEND_RECEIPT:
+      return c.has_send_receipt();
+    case Type::SEND_ERROR:
+      return c.has_send_error();
+    case Type::MESSAGE:
+      return c.has_message();
+    case Type::ACK:
+      return c.has_ack();
+    case Type::FLOW:
+      return c.has_flow();
+    case Type::UNSUBSCRIBE:
+      return c.has_unsubscribe();
+    case Type::SUCCESS:
+      return c.has_success();
+    case Type::ERROR:
+      return c.has_error();
+    case Type::CLOSE_PRODUCER:
+      return c.has_close_producer();
+    case Type::CLOSE_CONSUMER:
+      return c.has_close_consumer();
+    case Type::PRODUCER_SUCCESS:
+      return c.has_producer_success();
+    case Type::REDELIVER_UNACKNOWLEDGED_MESSAGES:
+      return c.has_redeliverunacknowledgedmessages();
+    case Type::PARTITIONED_METADATA:
+      return c.has_partitionmetadata();
+    case Type::PARTITIONED_METADATA_RESPONSE:
+      return c.has_partitionmetadataresponse();
+    case Type::LOOKUP:
+      return c.has_lookuptopic();
+    case Type::LOOKUP_RESPONSE:
+      return c.has_lookuptopicresponse();
+    case Type::CONSUMER_STATS:
+      return c.has_consumerstats();
+    case Type::CONSUMER_STATS_RESPONSE:
+      return c.has_consumerstatsresponse();
+    case Type::REACHED_END_OF_TOPIC:
+      return c.has_reachedendoftopic();
+    case Type::SEEK:
+      return c.has_seek();
+    case Type::GET_LAST_MESSAGE_ID:
+      return c.has_getlastmessageid();
+    case Type::GET_LAST_MESSAGE_ID_RESPONSE:
+      return c.has_getlastmessageidresponse();
+    case Type::ACTIVE_CONSUMER_CHANGE:
+      return c.has_active_consumer_change();
+    case Type::GET_TOPICS_OF_NAMESPACE:
+      return c.has_gettopicsofnamespace();
+    case Type::GET_TOPICS_OF_NAMESPACE_RESPONSE:
+      return c.has_gettopicsofnamespaceresponse();
+    case Type::GET_SCHEMA:
+      return c.has_getschema();
+    case Type::GET_SCHEMA_RESPONSE:
+      return c.has_getschemaresponse();
+    case Type::AUTH_CHALLENGE:
+      return c.has_authchallenge();
+    case Type::AUTH_RESPONSE:
+      return c.has_authresponse();
+    case Type::ACK_RESPONSE:
+      return c.has_ackresponse();
+    case Type::TOPIC_MIGRATED:
+      return c.has_topicmigrated();
+    case Type::PING:  // CommandPing and CommandPong are empty: nothing to miss
+    case Type::PONG:
+    default:  // commands whose body this library does not declare
+      return true;
+  }
+}
+
+bool isPayloadCommand(const proto::BaseCommand& command) {
+  return command.type() == Type::SEND || command.type() == Type::MESSAGE;
+}
+
+// Names what a payload frame carries, for error messages: "MESSAGE (consumer 3, entry 12:34)".
+std::string describe(const proto::BaseCommand& command) {
+  std::string text = typeName(command);
+  if (command.type() == Type::MESSAGE) {
+    const auto& id = command.message().message_id();
+    text += " (consumer " + std::to_string(command.message().consumer_id()) + ", entry " +
+            std::to_string(static_cast<std::int64_t>(id.ledgerid())) + ":" +
+            std::to_string(static_cast<std::int64_t>(id.entryid())) + ")";
+  } else if (command.type() == Type::SEND) {
+    text += " (producer " + std::to_string(command.send().producer_id()) + ", sequence id " +
+            std::to_string(command.send().sequence_id()) + ")";
+  }
+  return text;
+}
+
+// A failure the decoder cannot step over: the stream itself is broken.
+DecodeError streamError(FrameError kind, std::string message) {
+  DecodeError error;
+  error.kind = kind;
+  error.message = std::move(message);
+  return error;
+}
+
+DecodeError frameError(FrameError kind, std::string message,
+                       const proto::BaseCommand* command = nullptr) {
+  DecodeError error;
+  error.kind = kind;
+  error.message = std::move(message);
+  error.resumable = true;
+  if (command) error.command = *command;
+  return error;
+}
+
+// Parses the payload section (everything after the command) into `frame`.
+std::optional<DecodeError> decodePayloadSection(std::string_view section,
+                                                const FrameDecoderOptions& options, Frame& frame) {
+  const auto& command = frame.command;
+  // Only built when something is wrong: most frames are fine.
+  auto what = [&command] { return describe(command); };
+  auto truncated = [&](std::string_view part, std::size_t need) {
+    return frameError(FrameError::truncated,
+                      what() + " frame is truncated: " + std::string(part) + " needs " +
+                          std::to_string(need) + " bytes, " + std::to_string(section.size()) +
+                          " left",
+                      &command);
+  };
+
+  if (section.size() < 2) return truncated("the payload section's magic", 2);
+  std::uint16_t magic = wire::readU16(section.data());
+
+  if (magic == kBrokerEntryMetadataMagic) {
+    if (section.size() < 6) return truncated("the broker entry metadata size", 6);
+    const std::uint32_t size = wire::readU32(section.data() + 2);
+    section.remove_prefix(6);
+    if (size > section.size()) {
+      return frameError(FrameError::truncated,
+                        what() + " frame is truncated: broker entry metadata size " +
+                            std::to_string(size) + " exceeds the " +
+                            std::to_string(section.size()) + " bytes left",
+                        &command);
+    }
+    proto::BrokerEntryMetadata entry;
+    if (!entry.ParsePartialFromArray(section.data(), static_cast<int>(size))) {
+      return frameError(FrameError::bad_broker_entry_metadata,
+                        what() + " frame has broker entry metadata of " + std::to_string(size) +
+                            " bytes that does not parse",
+                        &command);
+    }
+    frame.brokerEntryMetadata = std::move(entry);
+    section.remove_prefix(size);
+    if (section.size() < 2) return truncated("the magic after the broker entry metadata", 2);
+    magic = wire::readU16(section.data());
+  }
+
+  if (magic == kChecksumMagic) {
+    if (section.size() < 6) return truncated("the checksum", 6);
+    const std::uint32_t expected = wire::readU32(section.data() + 2);
+    section.remove_prefix(6);
+    if (options.verifyChecksum) {
+      const std::uint32_t actual = crc32c(0, section.data(), section.size());
+      if (actual != expected) {
+        return frameError(FrameError::checksum_mismatch,
+                          what() + " frame fails its checksum: the frame says " + hex(expected, 8) +
+                              ", its " + std::to_string(section.size()) + " bytes give " +
+                              hex(actual, 8),
+                          &command);
+      }
+    }
+    frame.hasChecksum = true;
+  } else if (options.requireChecksum) {
+    return frameError(FrameError::bad_magic,
+                      what() + " frame's payload section starts with " + hex(magic, 4) +
+                          ", expected the checksum magic 0x0e01",
+                      &command);
+  }
+
+  if (section.size() < 4) return truncated("the metadata size", 4);
+  const std::uint32_t metadataSize = wire::readU32(section.data());
+  section.remove_prefix(4);
+  if (metadataSize > section.size()) {
+    return frameError(FrameError::truncated,
+                      what() + " frame is truncated: metadata size " +
+                          std::to_string(metadataSize) + " exceeds the " +
+                          std::to_string(section.size()) + " bytes left",
+                      &command);
+  }
+  proto::MessageMetadata metadata;
+  const bool parsed =
+      metadata.ParsePartialFromArray(section.data(), static_cast<int>(metadataSize));
+  if (!parsed || !metadata.IsInitialized()) {
+    return frameError(FrameError::bad_metadata,
+                      what() + " frame has MessageMetadata of " + std::to_string(metadataSize) +
+                          " bytes that does not parse" +
+                          (parsed ? " (a required field is missing)" : ""),
+                      &command);
+  }
+  section.remove_prefix(metadataSize);
+  frame.metadata = std::move(metadata);
+  frame.payload.assign(section.data(), section.size());
+  return std::nullopt;
+}
+
+}  // namespace
+
+DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& options) {
+  // Protobuf parses at most INT_MAX bytes at a time.
+  if (body.size() > INT_MAX) {
+    return frameError(FrameError::oversize, "frame size " + std::to_string(body.size()) +
+                                                " exceeds the maximum " + std::to_string(INT_MAX));
+  }
+  if (body.size() < 4) {
+    return frameError(FrameError::bad_size, "frame size " + std::to_string(body.size()) +
+                                                " is too small for the command size field");
+  }
+  const std::uint32_t commandSize = wire::readU32(body.data());
+  body.remove_prefix(4);
+  if (commandSize > body.size()) {
+    return frameError(FrameError::bad_size, "command size " + std::to_string(commandSize) +
+                                                " exceeds the " + std::to_string(body.size()) +
+                                                " bytes left in a frame of size " +
+                                                std::to_string(body.size() + 4));
+  }
+
+  Frame frame;
+  auto& command = frame.command;
+  if (!command.ParsePartialFromArray(body.data(), static_cast<int>(commandSize))) {
+    return frameError(FrameError::bad_command,
+                      "command of " + std::to_string(commandSize) + " bytes does not parse");
+  }
+  // An enum value proto2 does not know is kept aside as an unknown field, so an unknown command
+  // type shows up as a missing one.
+  if (!command.has_type()) {
+    return frameError(FrameError::unknown_command,
+                      "command of " + std::to_string(commandSize) +
+                          " bytes has a type that is missing or unknown to this client");
+  }
+  if (!command.IsInitialized() || !hasBody(command)) {
+    const std::string missing = command.IsInitialized() ? "its body" : "a required field";
+    return frameError(FrameError::bad_command, typeName(command) + " command lacks " + missing,
+                      &command);
+  }
+  body.remove_prefix(commandSize);
+
+  if (body.empty()) {
+    if (isPayloadCommand(command)) {
+      return frameError(FrameError::truncated, describe(command) + " frame has no payload section",
+                        &command);
+    }
+    return frame;
+  }
+  if (!isPayloadCommand(command)) {
+    return frameError(FrameError::bad_size,
+                      typeName(command) + " frame has " + std::to_string(body.size()) +
+                          " unexpected bytes after its command",
+                      &command);
+  }
+  if (auto error = decodePayloadSection(body, options, frame)) return std::move(*error);
+  return frame;
+}
+
+FrameDecoder::FrameDecoder(FrameDecoderOptions options) : options_(options) {}
+
+void FrameDecoder::setMaxMessageSize(std::uint32_t maxMessageSize) {
+  options_.maxFrameSize = maxFrameSizeFor(maxMessageSize);
+}
+
+void FrameDecoder::makeRoom(std::size_t size) {
+  if (buffer_.size() - end_ >= size) return;
+  // Move the undecoded bytes to the front before growing, so the buffer stays about one frame
+  // plus one read in size however long the stream runs.
+  if (begin_ > 0) {
+    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
+    end_ -= begin_;
+    begin_ = 0;
+  }
+  if (buffer_.size() - end_ < size) buffer_.resize(end_ + size);
+}
+
+void FrameDecoder::feed(const void* data, std::size_t size) {
+  if (size == 0) return;
+  makeRoom(size);
+  std::memcpy(buffer_.data() + end_, data, size);
+  end_ += size;
+}
+
+std::span<char> FrameDecoder::prepare(std::size_t size) {
+  makeRoom(size);
+  return {buffer_.data() + end_, size};
+}
+
+void FrameDecoder::commit(std::size_t size) {
+  end_ += std::min(size, buffer_.size() - end_);
+}
+
+DecodeResult FrameDecoder::next() {
+  if (failure_) return *failure_;
+  if (end_ - begin_ < 4) return {};
+  const std::uint32_t totalSize = wire::readU32(buffer_.data() + begin_);
+  if (totalSize > options_.maxFrameSize) {
+    failure_ = streamError(FrameError::oversize, "frame size " + std::to_string(totalSize) +
+                                                     " exceeds the maximum " +
+                                                     std::to_string(options_.maxFrameSize));
+    return *failure_;
+  }
+  if (totalSize < 4) {
+    failure_ = streamError(FrameError::bad_size, "frame size " + std::to_string(totalSize) +
+                                                     " is too small for the command size field");
+    return *failure_;
+  }
+  if (end_ - begin_ < 4 + std::size_t{totalSize}) return {};
+
+  const std::string_view body(buffer_.data() + begin_ + 4, totalSize);
+  begin_ += 4 + std::size_t{totalSize};
+  DecodeResult result = decodeFrameBody(body, options_);
+  if (begin_ == end_) begin_ = end_ = 0;
+  return result;
+}
+
+std::optional<DecodeError> FrameDecoder::finish() const {
+  if (failure_) return failure_;
+  if (begin_ == end_) return std::nullopt;
+  std::string message =
+      "the stream ended inside a frame: " + std::to_string(end_ - begin_) + " bytes left over";
+  if (end_ - begin_ >= 4) {
+    message += " of a frame of size " + std::to_string(wire::readU32(buffer_.data() + begin_));
+  }
+  return streamError(FrameError::truncated, std::move(message));
+}
+
+std::string_view toString(FrameError error) {
+  switch (error) {
+    case FrameError::oversize:
+      return "oversize";
+    case FrameError::bad_size:
+      return "bad_size";
+    case FrameError::truncated:
+      return "truncated";
+    case FrameError::bad_command:
+      return "bad_command";
+    case FrameError::unknown_command:
+      return "unknown_command";
+    case FrameError::bad_magic:
+      return "bad_magic";
+    case FrameError::bad_broker_entry_metadata:
+      return "bad_broker_entry_metadata";
+    case FrameError::checksum_mismatch:
+      return "checksum_mismatch";
+    case FrameError::bad_metadata:
+      return "bad_metadata";
+  }
+  return "unknown frame error";
+}
+
+reconsume::detail::Status DecodeError::toStatus() const {
+  return {errc::protocol_error, message};
+}
+
+}  // namespace reconsume::protocol

@@ -1,0 +1,92 @@
+// Incremental frame decoder: feed the bytes as they arrive, pull complete frames out.
+//
+//   FrameDecoder decoder;
+//   auto space = decoder.prepare(64 * 1024);        // read into it...
+//   decoder.commit(bytesRead);                      // ...or decoder.feed(data, size)
+//   for (;;) {
+//     auto result = decoder.next();
+//     if (result.needsMore()) break;                // read again
+//     if (result.hasError()) { /* close the connection: see below */ }
+//     handle(result.frame());
+//   }
+//
+// A frame may be split across any number of reads and one read may hold several frames.
+// Every failure is a DecodeError value (frame.hpp), never an exception or a crash, and no input
+// makes the decoder allocate more than the maximum frame size plus what was fed.
+//
+// Corrupt frames. A checksum mismatch (and every other error with `resumable` set) spoils one
+// frame only: the decoder has skipped it and can go on. The Java client in that case drops the
+// message and acknowledges it with a validation error, which loses it. reconsume does not: per
+// SPEC.md section 5 the connection layer closes the connection on any DecodeError and
+// reconnects, so the unacknowledged message is delivered again (commands.hpp still offers
+// discardCorrupt() for a caller that decides, after repeated failures, to give a message up).
+//
+// Payload frames without the checksum magic. Pulsar lets a payload section start directly with
+// the metadata size (producers older than protocol v6 wrote no checksum). Every client in use
+// today writes one, so by default such a frame is rejected as bad_magic: two bytes that are not
+// 0x0e01 there are far more likely damage than an ancient producer. Set
+// FrameDecoderOptions::requireChecksum to false to accept them.
+//
+// Thread safety: a FrameDecoder is not synchronised; use it from one thread (or strand) at a time.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "protocol/frame.hpp"
+
+namespace reconsume::protocol {
+
+struct FrameDecoderOptions {
+  std::uint32_t maxFrameSize{kDefaultMaxFrameSize};  // largest totalSize accepted
+  bool requireChecksum{true};  // false: accept payload sections without magic 0x0e01
+  bool verifyChecksum{true};   // false: skip computing CRC32C (the magic is still parsed)
+};
+
+// Decodes one frame body: the totalSize bytes that follow the 4-byte size. Errors it returns are
+// resumable (the frame's bounds were known).
+DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& options = {});
+
+class FrameDecoder {
+ public:
+  explicit FrameDecoder(FrameDecoderOptions options = {});
+
+  // After CONNECTED: accept frames for the broker's max_message_size (plus kFramePadding).
+  void setMaxMessageSize(std::uint32_t maxMessageSize);
+  void setMaxFrameSize(std::uint32_t maxFrameSize) { options_.maxFrameSize = maxFrameSize; }
+  std::uint32_t maxFrameSize() const { return options_.maxFrameSize; }
+
+  // Appends received bytes.
+  void feed(const void* data, std::size_t size);
+  void feed(std::string_view bytes) { feed(bytes.data(), bytes.size()); }
+
+  // For reading straight into the decoder: writable room for `size` bytes (valid until the next
+  // call on the decoder), then commit(n) with the number of bytes actually read (n <= size).
+  std::span<char> prepare(std::size_t size);
+  void commit(std::size_t size);
+
+  // The next complete frame, an error, or needsMore() when the buffered bytes hold no complete
+  // frame. After a non-resumable error every later call returns that error again.
+  DecodeResult next();
+
+  // Bytes received and not yet returned as frames.
+  std::size_t buffered() const { return end_ - begin_; }
+  bool failed() const { return failure_.has_value(); }
+  // At the end of the stream: the truncation error when a partial frame is left over.
+  std::optional<DecodeError> finish() const;
+
+ private:
+  void makeRoom(std::size_t size);
+
+  FrameDecoderOptions options_;
+  std::vector<char> buffer_;
+  std::size_t begin_{0};  // first byte not yet decoded
+  std::size_t end_{0};    // one past the last byte received
+  std::optional<DecodeError> failure_;
+};
+
+}  // namespace reconsume::protocol

@@ -1,0 +1,107 @@
+#include "protocol/frame_encoder.hpp"
+
+#include <cstdint>
+#include <limits>
+
+#include "protocol/byte_order.hpp"
+#include "protocol/crc32c.hpp"
+#include "protocol/frame.hpp"
+#include "reconsume/error.hpp"
+
+namespace reconsume::protocol {
+namespace {
+
+// Checks and sizes a message before it is written. ByteSizeLong also caches the sizes, which
+// SerializeWithCachedSizesToArray then uses, so each message is measured once.
+std::size_t measure(const google::protobuf::MessageLite& message, std::string_view what) {
+  // The lite runtime cannot say which field is missing, only that one is.
+  if (!message.IsInitialized()) {
+    throw Error(errc::invalid_argument,
+                "cannot encode " + std::string(what) + ": a required field is not set");
+  }
+  return message.ByteSizeLong();
+}
+
+std::string commandName(const proto::BaseCommand& command) {
+  return command.has_type() ? proto::BaseCommand::Type_Name(command.type()) : "command";
+}
+
+std::uint32_t checkedFrameSize(std::size_t size, const proto::BaseCommand& command) {
+  if (size > std::numeric_limits<std::uint32_t>::max()) {
+    throw Error(errc::too_large, commandName(command) + " frame of " + std::to_string(size) +
+                                     " bytes does not fit Pulsar's 32-bit frame size");
+  }
+  return static_cast<std::uint32_t>(size);
+}
+
+// Appends [size][message] for a message already measured.
+void appendSized(std::string& out, const google::protobuf::MessageLite& message, std::size_t size) {
+  const std::size_t at = out.size();
+  out.resize(at + 4 + size);
+  wire::writeU32(out.data() + at, static_cast<std::uint32_t>(size));
+  message.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(out.data() + at + 4));
+}
+
+void appendPayloadFrameImpl(std::string& out, const proto::BaseCommand& command,
+                            const proto::BrokerEntryMetadata* brokerEntryMetadata,
+                            const proto::MessageMetadata& metadata, std::string_view payload) {
+  const std::size_t commandSize = measure(command, commandName(command));
+  const std::size_t entrySize =
+      brokerEntryMetadata ? measure(*brokerEntryMetadata, "BrokerEntryMetadata") : 0;
+  const std::size_t metadataSize = measure(metadata, "MessageMetadata");
+  const std::size_t total = 4 + commandSize + (brokerEntryMetadata ? 2 + 4 + entrySize : 0) + 2 +
+                            4 + 4 + metadataSize + payload.size();
+  const std::uint32_t totalSize = checkedFrameSize(total, command);
+
+  out.reserve(out.size() + 4 + total);
+  wire::appendU32(out, totalSize);
+  appendSized(out, command, commandSize);
+  if (brokerEntryMetadata) {
+    wire::appendU16(out, kBrokerEntryMetadataMagic);
+    appendSized(out, *brokerEntryMetadata, entrySize);
+  }
+  wire::appendU16(out, kChecksumMagic);
+  const std::size_t checksumAt = out.size();
+  wire::appendU32(out, 0);  // filled in once what it covers is written
+  const std::size_t coveredFrom = out.size();
+  appendSized(out, metadata, metadataSize);
+  out.append(payload);
+  const std::uint32_t checksum = crc32c(0, out.data() + coveredFrom, out.size() - coveredFrom);
+  wire::writeU32(out.data() + checksumAt, checksum);
+}
+
+}  // namespace
+
+void appendFrame(std::string& out, const proto::BaseCommand& command) {
+  const std::size_t commandSize = measure(command, commandName(command));
+  const std::uint32_t totalSize = checkedFrameSize(4 + commandSize, command);
+  out.reserve(out.size() + 4 + totalSize);
+  wire::appendU32(out, totalSize);
+  appendSized(out, command, commandSize);
+}
+
+std::string encodeFrame(const proto::BaseCommand& command) {
+  std::string out;
+  appendFrame(out, command);
+  return out;
+}
+
+void appendPayloadFrame(std::string& out, const proto::BaseCommand& command,
+                        const proto::MessageMetadata& metadata, std::string_view payload) {
+  appendPayloadFrameImpl(out, command, nullptr, metadata, payload);
+}
+
+void appendPayloadFrame(std::string& out, const proto::BaseCommand& command,
+                        const proto::BrokerEntryMetadata& brokerEntryMetadata,
+                        const proto::MessageMetadata& metadata, std::string_view payload) {
+  appendPayloadFrameImpl(out, command, &brokerEntryMetadata, metadata, payload);
+}
+
+std::string encodePayloadFrame(const proto::BaseCommand& command,
+                               const proto::MessageMetadata& metadata, std::string_view payload) {
+  std::string out;
+  appendPayloadFrameImpl(out, command, nullptr, metadata, payload);
+  return out;
+}
+
+}  // namespace reconsume::protocol

@@ -1,0 +1,86 @@
+#include "protocol/outgoing.hpp"
+
+#include <chrono>
+
+#include "protocol/compression.hpp"
+#include "protocol/frame_encoder.hpp"
+
+namespace reconsume::protocol {
+
+EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& context) {
+  using std::chrono::duration_cast;
+  using std::chrono::milliseconds;
+
+  EncodedMessage encoded;
+  auto& metadata = encoded.metadata;
+  metadata.set_producer_name(context.producerName);
+  metadata.set_sequence_id(context.sequenceId);
+  metadata.set_publish_time(context.publishTimeMs);
+  for (const auto& [key, value] : message.properties) {
+    auto& property = *metadata.add_properties();
+    property.set_key(key);
+    property.set_value(value);
+  }
+  if (message.key) {
+    metadata.set_partition_key(*message.key);
+    if (message.keyIsBase64) metadata.set_partition_key_b64_encoded(true);
+  }
+  if (message.orderingKey) metadata.set_ordering_key(*message.orderingKey);
+  if (message.eventTime) {
+    metadata.set_event_time(static_cast<std::uint64_t>(
+        duration_cast<milliseconds>(message.eventTime->time_since_epoch()).count()));
+  }
+  if (message.deliverAt) {
+    metadata.set_deliver_at_time(
+        duration_cast<milliseconds>(message.deliverAt->time_since_epoch()).count());
+  } else if (message.deliverAfter) {
+    metadata.set_deliver_at_time(static_cast<std::int64_t>(context.publishTimeMs) +
+                                 message.deliverAfter->count());
+  }
+  if (context.compression != proto::NONE) {
+    metadata.set_compression(context.compression);
+    metadata.set_uncompressed_size(static_cast<std::uint32_t>(message.payload.size()));
+    encoded.payload = compress(context.compression, message.payload);
+  } else {
+    encoded.payload = message.payload;
+  }
+  return encoded;
+}
+
+reconsume::detail::Status checkMessageSize(const EncodedMessage& message,
+                                           std::uint32_t maxMessageSize) {
+  const std::size_t size = message.size();
+  if (size <= maxMessageSize) return {};
+  return {errc::too_large,
+          "message of " + std::to_string(size) + " bytes (payload " +
+              std::to_string(message.payload.size()) + ", metadata and properties " +
+              std::to_string(size - message.payload.size()) +
+              ") exceeds the broker's maximum message size " + std::to_string(maxMessageSize)};
+}
+
+proto::BaseCommand send(std::uint64_t producerId, const proto::MessageMetadata& metadata) {
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::SEND);
+  auto& send = *command.mutable_send();
+  send.set_producer_id(producerId);
+  send.set_sequence_id(metadata.sequence_id());
+  if (metadata.has_num_messages_in_batch()) {
+    send.set_num_messages(metadata.num_messages_in_batch());
+  }
+  if (metadata.has_highest_sequence_id()) {
+    send.set_highest_sequence_id(metadata.highest_sequence_id());
+  }
+  return command;
+}
+
+void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage& message) {
+  appendPayloadFrame(out, send(producerId, message.metadata), message.metadata, message.payload);
+}
+
+std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message) {
+  std::string out;
+  appendSend(out, producerId, message);
+  return out;
+}
+
+}  // namespace reconsume::protocol

@@ -1,0 +1,56 @@
+// Turning an OutgoingMessage into what a SEND frame carries: MessageMetadata plus the payload,
+// compressed. Batches of several messages are built with BatchBuilder (batch_builder.hpp) and
+// go out through the same send functions.
+//
+// Nothing here reads a clock: the publish time comes from the caller.
+//
+// Thread safety: pure functions.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "PulsarApi.pb.h"
+#include "common/status.hpp"
+#include "reconsume/message.hpp"
+
+namespace reconsume::protocol {
+
+struct SendContext {
+  std::string producerName;  // as PRODUCER_SUCCESS reported it
+  std::uint64_t sequenceId{0};
+  std::uint64_t publishTimeMs{0};  // epoch milliseconds, from the caller's clock
+  proto::CompressionType compression{proto::NONE};
+};
+
+// A message (or a batch) ready for a SEND frame: the payload is compressed as
+// metadata.compression() says, and metadata.uncompressed_size() gives its size before that.
+struct EncodedMessage {
+  proto::MessageMetadata metadata;
+  std::string payload;
+
+  // Bytes counted against the broker's maximum message size: metadata plus payload.
+  std::size_t size() const { return metadata.ByteSizeLong() + payload.size(); }
+};
+
+// Metadata from the message: properties, partition key (and its base64 flag), ordering key, event
+// time, deliver_at_time, plus producer name, sequence id, publish time and compression from the
+// context. deliver_at_time is deliverAt when set, else publishTimeMs + deliverAfter. The caller
+// validates the message first (a negative deliverAfter, or both deliverAfter and deliverAt, are
+// the producer's invalid_argument errors).
+EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& context);
+
+// errc::too_large when `message` exceeds `maxMessageSize` (the broker's, from CONNECTED), naming
+// both sizes.
+reconsume::detail::Status checkMessageSize(const EncodedMessage& message,
+                                           std::uint32_t maxMessageSize);
+
+// The SEND command: sequence id from the metadata; for a batch also num_messages and
+// highest_sequence_id.
+proto::BaseCommand send(std::uint64_t producerId, const proto::MessageMetadata& metadata);
+
+// The complete SEND frame.
+std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message);
+void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage& message);
+
+}  // namespace reconsume::protocol
