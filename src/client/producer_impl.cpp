@@ -1,6 +1,7 @@
 #include "client/producer_impl.hpp"
 
 #include "common/topic_name.hpp"
+#include "protocol/key_hash.hpp"
 
 namespace reconsume::detail {
 
@@ -91,9 +92,10 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
 BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
   auto count = static_cast<int>(partitions_.size());
   if (count == 1) return partitions_.front().get();
-  // As the Java client's default router: the partition key decides (the ordering key only
-  // matters for Key_Shared dispatch); unkeyed messages go round-robin.
-  if (message.key) return partitions_[partitionForKey(*message.key, count)].get();
+  // As the Java client's default router: the partition key decides, hashed as Java's
+  // String.hashCode (the ordering key only matters for Key_Shared dispatch); unkeyed messages go
+  // round-robin.
+  if (message.key) return partitions_[protocol::partitionForKey(*message.key, count)].get();
   return partitions_[roundRobin_++ % partitions_.size()].get();
 }
 

@@ -40,8 +40,4 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
 // deliverAfter and deliverAt. Returns a failed Status naming the value.
 Status checkOutgoing(const OutgoingMessage& message);
 
-// The partition the Java client's default router picks for a keyed message:
-// signSafeMod(murmur3_32(key), partitions).
-int partitionForKey(std::string_view key, int partitions);
-
 }  // namespace reconsume::detail
