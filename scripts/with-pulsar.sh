@@ -6,7 +6,8 @@
 # without running the command when the broker does not start.
 #
 # Usage: scripts/with-pulsar.sh [--clean] [--secure <dir>] <command> [args...]
-# The command sees RECONSUME_PULSAR_URL and RECONSUME_PULSAR_ADMIN_URL (unless already set).
+# The command sees RECONSUME_PULSAR_URL and RECONSUME_PULSAR_ADMIN_URL: the URLs of the broker
+# started here.
 set -euo pipefail
 
 pulsar="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/pulsar.sh"
@@ -46,8 +47,9 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 "$pulsar" start "${start_args[@]}"
-export RECONSUME_PULSAR_URL=${RECONSUME_PULSAR_URL:-$("$pulsar" service-url)}
-export RECONSUME_PULSAR_ADMIN_URL=${RECONSUME_PULSAR_ADMIN_URL:-$("$pulsar" admin-url)}
+RECONSUME_PULSAR_URL=$("$pulsar" service-url)
+RECONSUME_PULSAR_ADMIN_URL=$("$pulsar" admin-url)
+export RECONSUME_PULSAR_URL RECONSUME_PULSAR_ADMIN_URL
 
 set +e
 "$@"

@@ -37,7 +37,11 @@ class HttpAdmin final : public AdminBackend {
     // checkAllowAutoCreation=false: asking must never create the topic.
     std::string path =
         http::topicPath(TopicName::parse(topic), "/partitions?checkAllowAutoCreation=false");
-    return http::parsePartitions(call(verb::get, path), "GET " + path);
+    http::Response response = send(verb::get, path);
+    // Pulsar 4 answers 404 for a topic that does not exist (3.x answered 0 partitions).
+    if (response.status == 404) return 0;
+    check(verb::get, path, response);
+    return http::parsePartitions(response.body, "GET " + path);
   }
 
   bool topicExists(const std::string& topic) override {
@@ -87,15 +91,26 @@ class HttpAdmin final : public AdminBackend {
   }
 
  private:
-  // Sends one request and returns the body of a 2xx answer; throws Error otherwise.
-  std::string call(verb method, const std::string& path, std::string body = {}) const {
+  // Sends one request; throws Error when no HTTP answer came (transport failure, timeout).
+  http::Response send(verb method, const std::string& path, std::string body = {}) const {
     http::Request request{method, path, std::move(body)};
     http::Response response;
     auto deadline = Transport::Clock::now() + timeout_;
     transport_.request(endpoint_, std::move(request), deadline, response).raiseIfFailed();
+    return response;
+  }
+
+  // Throws Error for an answer outside 2xx.
+  static void check(verb method, const std::string& path, const http::Response& response) {
     http::statusOf(boost::beast::http::to_string(method), path, response.status,
                    response.reasonPhrase, response.body)
         .raiseIfFailed();
+  }
+
+  // Sends one request and returns the body of a 2xx answer; throws Error otherwise.
+  std::string call(verb method, const std::string& path, std::string body = {}) const {
+    http::Response response = send(method, path, std::move(body));
+    check(method, path, response);
     return std::move(response.body);
   }
 

@@ -68,7 +68,10 @@ Status statusOf(std::string_view method, std::string_view path, unsigned status,
   std::string message =
       std::string(method) + ' ' + std::string(path) + ": " + std::to_string(status);
   if (!reasonPhrase.empty()) message += ' ' + std::string(reasonPhrase);
-  if (std::string reason = brokerReason(body); !reason.empty()) message += ": " + reason;
+  // Pulsar often sends its reason as the status line's phrase too: say it once.
+  if (std::string reason = brokerReason(body); !reason.empty() && reason != reasonPhrase) {
+    message += ": " + reason;
+  }
   return Status(errcOf(status), message);
 }
 

@@ -54,6 +54,12 @@ TEST(HttpStatus, NamesRequestStatusAndTheBrokersReason) {
             "persistent://public/default/x not found");
 }
 
+TEST(HttpStatus, SaysAReasonThatIsAlsoThePhraseOnce) {
+  Status result =
+      statusOf("GET", "/p", 404, "Topic t not found", R"({"reason":"Topic t not found"})");
+  EXPECT_EQ(result.message, "GET /p: 404 Topic t not found");
+}
+
 TEST(HttpStatus, HtmlErrorPagesAddNothing) {
   Status result = statusOf("GET", "/p", 401, "Unauthorized", "<html><body>401</body></html>");
   EXPECT_EQ(result.message, "GET /p: 401 Unauthorized");

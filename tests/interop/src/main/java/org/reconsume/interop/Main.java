@@ -71,9 +71,11 @@ public final class Main {
       if (timeoutMs <= 0) throw new UsageError("--timeout-ms '" + timeoutMs + "' must be positive");
       Deadline deadline = new Deadline(timeoutMs);
       deadline.startWatchdog(name);
-      try (PulsarClient client = Clients.create(options, deadline)) {
-        command.run(client, options, deadline);
-      }
+      PulsarClient client = Clients.create(options, deadline);
+      // Each command closes its producers and consumers, which flushes sends and acknowledgements.
+      // Closing the client itself waits ~2 s for its event loops to quiesce; exiting does not.
+      command.run(client, options, deadline);
+      client.closeAsync();
       Output.print(Json.event("done").put("command", name));
       return 0;
     } catch (UsageError e) {
