@@ -9,7 +9,8 @@
 #               configuration, start `bin/pulsar standalone -nfw -nss` in the background and wait
 #               until the broker is ready and public/default exists. A no-op when the same variant
 #               is already running and healthy; restarts it when the other variant runs.
-#               --clean wipes that variant's data first (data survives stop/start and kill/start).
+#               --clean stops the broker and wipes that variant's data first (otherwise data
+#               survives stop/start and kill/start).
 #   stop        SIGTERM, wait up to RECONSUME_PULSAR_STOP_TIMEOUT s (default 60), then SIGKILL.
 #   kill        SIGKILL at once (fault tests: nothing acknowledged by the broker may be lost).
 #   status      exit 0 when the broker runs and is healthy (with --secure <dir>: the secure
@@ -296,15 +297,19 @@ do_start() {
   local clean=$1 variant=$2
   local current
   current=$(current_variant)
-  if [[ $current == "$variant" ]]; then
+  if [[ $current == "$variant" && $clean == no ]]; then
     if wait_healthy "$variant" "$(<"$pid_file")"; then
       say "already running ($variant, pid $(<"$pid_file"))"
       return 0
     fi
-    die "the running broker (pid $(<"$pid_file")) is not healthy; see $logs/standalone.out"
+    fail_start "the running broker (pid $(<"$pid_file")) did not become healthy"
   fi
   if [[ $current != none ]]; then
-    say "restarting: '$current' runs, '$variant' is wanted"
+    if [[ $current == "$variant" ]]; then
+      say "restarting with clean data"
+    else
+      say "restarting: '$current' runs, '$variant' is wanted"
+    fi
     do_stop TERM
   fi
   rm -f "$pid_file" "$variant_file"
@@ -337,6 +342,7 @@ do_start() {
   # setsid: the broker outlives the shell that started it and gets no signal meant for that
   # shell's process group; bin/pulsar execs java, so $! is the broker's pid.
   (
+    exec 9>&- # the broker must not hold this script's lock
     cd "$dist"
     PULSAR_MEM=${PULSAR_MEM:-"-Xms1g -Xmx1g -XX:MaxDirectMemorySize=1g"} \
       PULSAR_LOG_DIR="$logs" PULSAR_STANDALONE_CONF="$conf" \
@@ -347,13 +353,16 @@ do_start() {
   local pid=$!
   echo "$pid" >"$pid_file"
   echo "$variant" >"$variant_file"
-  if ! wait_healthy "$variant" "$pid"; then
-    say "Pulsar did not become healthy within ${start_timeout}s; the last lines of $out:"
-    tail -n 60 "$out" >&2 || true
-    do_stop TERM || true
-    die "Pulsar standalone failed to start"
-  fi
+  wait_healthy "$variant" "$pid" || fail_start "Pulsar did not become healthy within ${start_timeout}s"
   say "ready ($variant, pid $pid, $(admin_url), $(service_url))"
+}
+
+# fail_start WHY: the log's tail, the broker stopped, a non-zero exit.
+fail_start() {
+  say "ERROR: $1; the last lines of $logs/standalone.out:"
+  tail -n 60 "$logs/standalone.out" >&2 || true
+  do_stop TERM || true
+  die "Pulsar standalone failed to start"
 }
 
 # wait_healthy VARIANT PID: until healthy, the process dies, or the start timeout passes.
@@ -424,6 +433,14 @@ main() {
     esac
     shift
   done
+  case $command in
+    start | stop | kill)
+      # One start, stop or kill at a time: parallel test runs share one broker.
+      mkdir -p "$run"
+      exec 9>"$run/lock"
+      flock 9
+      ;;
+  esac
   case $command in
     start) do_start "$clean" "$variant" ;;
     stop) do_stop TERM ;;

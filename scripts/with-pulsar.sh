@@ -42,7 +42,7 @@ restore() {
     secure\ *) "$pulsar" start --secure "${before#secure }" ;;
   esac
 }
-trap 'restore' EXIT
+trap 'restore || echo "with-pulsar.sh: could not put back the broker that ran before ($before)" >&2' EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
