@@ -4,6 +4,10 @@
 // Thread safety: the backend is immutable after construction; every operation may run from
 // several threads at once. Each operation is bounded by AdminOptions::timeout as a whole.
 // Connecting does not touch the network: an unreachable broker shows at the first operation.
+//
+// Backlogs are Pulsar's msgBacklog: stored entries, so a batch counts once until every message in
+// it is acknowledged (10 batched messages show a backlog of 1, and still 1 after 3 acks).
+// partitions() is 0 for a topic that does not exist (Pulsar 4 answers 404 there).
 #pragma once
 
 #include <memory>
