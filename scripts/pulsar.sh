@@ -1,0 +1,459 @@
+#!/usr/bin/env bash
+# A Pulsar standalone for reconsume's integration and interop tests, on localhost.
+#
+# Usage: scripts/pulsar.sh start [--clean] [--secure <dir>]
+#        scripts/pulsar.sh stop | kill | status [--secure <dir>]
+#        scripts/pulsar.sh admin-url | service-url | variant | log
+#
+#   start       download (Maven, cached in ~/.m2) and unpack the distribution once, write the test
+#               configuration, start `bin/pulsar standalone -nfw -nss` in the background and wait
+#               until the broker is ready and public/default exists. A no-op when the same variant
+#               is already running and healthy; restarts it when the other variant runs.
+#               --clean stops the broker and wipes that variant's data first (otherwise data
+#               survives stop/start and kill/start).
+#   stop        SIGTERM, wait up to RECONSUME_PULSAR_STOP_TIMEOUT s (default 60), then SIGKILL.
+#   kill        SIGKILL at once (fault tests: nothing acknowledged by the broker may be lost).
+#   status      exit 0 when the broker runs and is healthy (with --secure <dir>: the secure
+#               variant of that directory); prints what runs.
+#   admin-url   http://localhost:8080, or https://localhost:8443 while the secure variant runs.
+#   service-url pulsar://localhost:6650, or pulsar+ssl://localhost:6651 while the secure variant runs.
+#   variant     prints what runs: "none", "plain" or "secure <dir>" (scripts/with-pulsar.sh uses it).
+#   log         prints the path of the broker's output file.
+#
+# Environment: RECONSUME_PULSAR_VERSION (default 4.0.8), RECONSUME_PULSAR_HOME (default
+# <repo>/.pulsar), RECONSUME_PULSAR_START_TIMEOUT (seconds, default 180), PULSAR_MEM (default a
+# 1 GiB heap).
+#
+# The secure variant (--secure <dir>) serves TLS on 6651 (binary) and 8443 (web) and requires a
+# token on every port, including the plain 6650 and 8080. The script creates what is missing in
+# <dir> (and keeps what is there, so tests can rely on stable files):
+#   <dir>/ca.pem, ca.key              the CA that signed the server certificate
+#   <dir>/server.pem, server.key      the broker's certificate: subjectAltName DNS:localhost only
+#                                     (no IP SAN: 127.0.0.1 is a host-name mismatch)
+#   <dir>/wrong-ca.pem, wrong-ca.key  an unrelated CA (verification against it must fail)
+#   <dir>/secret.key                  the token signing key (HS256, raw bytes)
+#   <dir>/token.txt                   a valid token for the super-user subject "reconsume-admin"
+#   <dir>/other-secret.key            an unrelated signing key
+#   <dir>/bad-token.txt               a token for "reconsume-admin" signed with other-secret.key
+# Token files hold the bare token, without a trailing newline.
+#
+# Layout of RECONSUME_PULSAR_HOME: apache-pulsar-<version>/ (the distribution), data/plain and
+# data/secure (bookkeeper and metadata of each variant), logs/, run/ (pid file and variant).
+set -euo pipefail
+
+script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo_root=$(cd "$script_dir/.." && pwd)
+version=${RECONSUME_PULSAR_VERSION:-4.0.8}
+home=${RECONSUME_PULSAR_HOME:-$repo_root/.pulsar}
+dist="$home/apache-pulsar-$version"
+logs="$home/logs"
+run="$home/run"
+pid_file="$run/pulsar.pid"
+variant_file="$run/variant"  # "plain" or "secure <dir>"
+start_timeout=${RECONSUME_PULSAR_START_TIMEOUT:-180}
+stop_timeout=${RECONSUME_PULSAR_STOP_TIMEOUT:-60}
+web_port=8080
+web_tls_port=8443
+broker_port=6650
+broker_tls_port=6651
+super_user=reconsume-admin
+
+say() { echo "pulsar.sh: $*" >&2; }
+die() {
+  say "ERROR: $*"
+  exit 1
+}
+
+# ---------------------------------------------------------------------------------------------
+# Distribution and configuration
+
+fetch_distribution() {
+  [[ -x "$dist/bin/pulsar" ]] && return 0
+  command -v mvn >/dev/null || die "mvn is not installed (scripts/install-deps.sh --test installs it)"
+  command -v java >/dev/null || die "java is not installed (scripts/install-deps.sh --test installs it)"
+  local artifact="org.apache.pulsar:pulsar-server-distribution:$version:tar.gz:bin"
+  local download="$home/download"
+  mkdir -p "$download"
+  say "fetching $artifact with Maven (cached in ~/.m2)"
+  mvn -B -q -Dstyle.color=never dependency:copy -Dartifact="$artifact" -DoutputDirectory="$download" \
+    -Dmdep.overWriteReleases=true ||
+    die "Maven could not fetch $artifact"
+  local tarball="$download/pulsar-server-distribution-$version-bin.tar.gz"
+  [[ -f "$tarball" ]] || die "Maven did not produce $tarball"
+  say "unpacking into $home"
+  # Unpack beside the final name and rename, so an interrupted unpack is never taken for a good one.
+  local partial="$home/unpacking-$version"
+  rm -rf "$partial"
+  mkdir -p "$partial"
+  tar -xzf "$tarball" -C "$partial"
+  mv "$partial/apache-pulsar-$version" "$dist"
+  rm -rf "$partial" "$tarball"
+}
+
+# set_conf FILE KEY VALUE: replace the key's line, or append it; running it again changes nothing.
+set_conf() {
+  local file=$1 key=$2 value=$3
+  if grep -q "^$key=" "$file"; then
+    local escaped=${value//\\/\\\\}
+    escaped=${escaped//|/\\|}
+    escaped=${escaped//&/\\&}
+    sed -i "s|^$key=.*|$key=$escaped|" "$file"
+  else
+    # The distribution's files do not all end with a newline.
+    [[ -z $(tail -c 1 "$file") ]] || echo >>"$file"
+    printf '%s=%s\n' "$key" "$value" >>"$file"
+  fi
+}
+
+write_test_config() {
+  local conf="$dist/conf/standalone.conf"
+  # Always from the distribution's original, so the result is the same however often it runs.
+  [[ -f "$conf.orig" ]] || cp "$conf" "$conf.orig"
+  cp "$conf.orig" "$conf"
+  # Delayed delivery every 100 ms and never early, so retry tests can check delays tightly.
+  set_conf "$conf" delayedDeliveryTickTimeMillis 100
+  set_conf "$conf" isDelayedDeliveryDeliverAtTimeStrict true
+  # Topics (retry and dead-letter topics above all) must not vanish between test steps.
+  set_conf "$conf" brokerDeleteInactiveTopicsEnabled false
+  # Keep every message: dead letters are inspected, replayed and counted after being acknowledged.
+  set_conf "$conf" defaultRetentionTimeInMinutes -1
+  set_conf "$conf" defaultRetentionSizeInMB -1
+  # The transactional mode (publish + acknowledge in one transaction).
+  set_conf "$conf" transactionCoordinatorEnabled true
+  # Acknowledging one message of a batch must not redeliver its siblings.
+  set_conf "$conf" acknowledgmentAtBatchIndexLevelEnabled true
+  # Lookups answer with this host: pulsar://localhost:6650 and pulsar+ssl://localhost:6651, the
+  # name in the test server certificate (the default is the machine's host name).
+  set_conf "$conf" advertisedAddress localhost
+  # Tests create partitioned topics; auto-created ones stay non-partitioned (Pulsar's default).
+  set_conf "$conf" allowAutoTopicCreationType non-partitioned
+}
+
+# ---------------------------------------------------------------------------------------------
+# The secure variant
+
+make_secure_material() {
+  local dir=$1
+  mkdir -p "$dir"
+  command -v openssl >/dev/null || die "openssl is not installed"
+  if [[ ! -f "$dir/ca.pem" || ! -f "$dir/ca.key" ]]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout "$dir/ca.key" -out "$dir/ca.pem" \
+      -subj "/CN=reconsume test CA" -addext "basicConstraints=critical,CA:TRUE" \
+      -addext "keyUsage=critical,keyCertSign,cRLSign" 2>/dev/null || die "openssl: CA"
+    rm -f "$dir/server.pem"
+  fi
+  if [[ ! -f "$dir/server.pem" || ! -f "$dir/server.key" ]]; then
+    # PKCS#8 key ("BEGIN PRIVATE KEY"), the form the broker's TLS stack reads.
+    openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048 -out "$dir/server.key" \
+      2>/dev/null || die "openssl: server key"
+    openssl req -new -key "$dir/server.key" -subj "/CN=localhost" -out "$dir/server.csr" ||
+      die "openssl: server request"
+    printf '%s\n' "basicConstraints=CA:FALSE" "keyUsage=critical,digitalSignature,keyEncipherment" \
+      "extendedKeyUsage=serverAuth" "subjectAltName=DNS:localhost" >"$dir/server.ext"
+    openssl x509 -req -in "$dir/server.csr" -CA "$dir/ca.pem" -CAkey "$dir/ca.key" \
+      -CAcreateserial -days 3650 -extfile "$dir/server.ext" -out "$dir/server.pem" 2>/dev/null ||
+      die "openssl: server certificate"
+    rm -f "$dir/server.csr" "$dir/server.ext" "$dir/ca.srl"
+  fi
+  if [[ ! -f "$dir/wrong-ca.pem" ]]; then
+    openssl req -x509 -newkey rsa:2048 -nodes -days 3650 -keyout "$dir/wrong-ca.key" \
+      -out "$dir/wrong-ca.pem" -subj "/CN=reconsume unrelated CA" \
+      -addext "basicConstraints=critical,CA:TRUE" 2>/dev/null || die "openssl: wrong CA"
+  fi
+  # Tokens with Pulsar's own tool, so they are exactly what a Pulsar deployment would use.
+  if [[ ! -f "$dir/secret.key" ]]; then
+    "$dist/bin/pulsar" tokens create-secret-key --output "$dir/secret.key" >/dev/null ||
+      die "pulsar tokens create-secret-key"
+    rm -f "$dir/token.txt"
+  fi
+  if [[ ! -f "$dir/token.txt" ]]; then
+    local token
+    token=$("$dist/bin/pulsar" tokens create --secret-key "file://$dir/secret.key" \
+      --subject "$super_user") || die "pulsar tokens create"
+    printf '%s' "$token" >"$dir/token.txt"
+  fi
+  if [[ ! -f "$dir/other-secret.key" ]]; then
+    "$dist/bin/pulsar" tokens create-secret-key --output "$dir/other-secret.key" >/dev/null ||
+      die "pulsar tokens create-secret-key"
+    rm -f "$dir/bad-token.txt"
+  fi
+  if [[ ! -f "$dir/bad-token.txt" ]]; then
+    local token
+    token=$("$dist/bin/pulsar" tokens create --secret-key "file://$dir/other-secret.key" \
+      --subject "$super_user") || die "pulsar tokens create"
+    printf '%s' "$token" >"$dir/bad-token.txt"
+  fi
+}
+
+write_secure_config() {
+  local dir=$1 conf="$dist/conf/standalone-secure.conf"
+  cp "$dist/conf/standalone.conf" "$conf"
+  set_conf "$conf" brokerServicePortTls "$broker_tls_port"
+  set_conf "$conf" webServicePortTls "$web_tls_port"
+  set_conf "$conf" tlsCertificateFilePath "$dir/server.pem"
+  set_conf "$conf" tlsKeyFilePath "$dir/server.key"
+  set_conf "$conf" tlsTrustCertsFilePath "$dir/ca.pem"
+  set_conf "$conf" authenticationEnabled true
+  set_conf "$conf" authenticationProviders \
+    org.apache.pulsar.broker.authentication.AuthenticationProviderToken
+  set_conf "$conf" tokenSecretKey "file://$dir/secret.key"
+  set_conf "$conf" authorizationEnabled true
+  set_conf "$conf" superUserRoles "$super_user"
+  # The broker's own client (standalone set-up, system topics, the transaction coordinator) must
+  # authenticate like anyone else, over TLS with the same CA.
+  set_conf "$conf" brokerClientAuthenticationPlugin \
+    org.apache.pulsar.client.impl.auth.AuthenticationToken
+  set_conf "$conf" brokerClientAuthenticationParameters "file://$dir/token.txt"
+  set_conf "$conf" brokerClientTlsEnabled true
+  set_conf "$conf" brokerClientTrustCertsFilePath "$dir/ca.pem"
+}
+
+# ---------------------------------------------------------------------------------------------
+# Process state
+
+running_pid() {
+  [[ -f "$pid_file" ]] || return 1
+  local pid
+  pid=$(<"$pid_file")
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null || return 1
+  # A recycled pid belongs to someone else: only a Pulsar standalone counts.
+  tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q PulsarStandaloneStarter || return 1
+  echo "$pid"
+}
+
+current_variant() {
+  if running_pid >/dev/null && [[ -f "$variant_file" ]]; then cat "$variant_file"; else echo none; fi
+}
+
+# http_ok VARIANT PATH: GET the admin path; succeeds on 200.
+http_ok() {
+  local variant=$1 path=$2 args=(-s -o /dev/null -w '%{http_code}' --max-time 10)
+  local url="http://localhost:$web_port$path"
+  if [[ $variant == secure\ * ]]; then
+    local dir=${variant#secure }
+    url="https://localhost:$web_tls_port$path"
+    args+=(--cacert "$dir/ca.pem" -H "Authorization: Bearer $(<"$dir/token.txt")")
+  fi
+  [[ $(curl "${args[@]}" "$url" 2>/dev/null) == 200 ]]
+}
+
+healthy() {
+  local variant=$1
+  http_ok "$variant" /admin/v2/brokers/ready || return 1
+  # public/default is created by the standalone after the broker answers "ready".
+  local body args=(-s --max-time 5) url="http://localhost:$web_port/admin/v2/namespaces/public"
+  if [[ $variant == secure\ * ]]; then
+    local dir=${variant#secure }
+    url="https://localhost:$web_tls_port/admin/v2/namespaces/public"
+    args+=(--cacert "$dir/ca.pem" -H "Authorization: Bearer $(<"$dir/token.txt")")
+  fi
+  body=$(curl "${args[@]}" "$url" 2>/dev/null) || return 1
+  [[ $body == *'"public/default"'* ]] || return 1
+  # "ready" comes before the bookie takes writes (after a kill -9, topics failed to load for a
+  # while with "Not enough non-faulty bookies"); the health check writes and reads a topic.
+  http_ok "$variant" "/admin/v2/brokers/health?topicVersion=V2"
+}
+
+port_in_use() {
+  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
+}
+
+# ---------------------------------------------------------------------------------------------
+# Commands
+
+do_stop() {
+  local signal=${1:-TERM} pid
+  if ! pid=$(running_pid); then
+    rm -f "$pid_file" "$variant_file"
+    say "not running"
+    return 0
+  fi
+  if [[ $signal == KILL ]]; then
+    kill -KILL "$pid" 2>/dev/null || true
+  else
+    say "stopping (pid $pid)"
+    kill -TERM "$pid" 2>/dev/null || true
+    local waited=0
+    while kill -0 "$pid" 2>/dev/null && ((waited < stop_timeout * 10)); do
+      sleep 0.1
+      waited=$((waited + 1))
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+      say "still running after ${stop_timeout}s: SIGKILL"
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+  # Wait until the process is gone, so the ports are free for the next start.
+  local waited=0
+  while kill -0 "$pid" 2>/dev/null && ((waited < 300)); do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  rm -f "$pid_file" "$variant_file"
+  say "stopped (pid $pid, SIG$signal)"
+}
+
+do_start() {
+  local clean=$1 variant=$2
+  local current
+  current=$(current_variant)
+  if [[ $current == "$variant" && $clean == no ]]; then
+    if wait_healthy "$variant" "$(<"$pid_file")"; then
+      say "already running ($variant, pid $(<"$pid_file"))"
+      return 0
+    fi
+    fail_start "the running broker (pid $(<"$pid_file")) did not become healthy"
+  fi
+  if [[ $current != none ]]; then
+    if [[ $current == "$variant" ]]; then
+      say "restarting with clean data"
+    else
+      say "restarting: '$current' runs, '$variant' is wanted"
+    fi
+    do_stop TERM
+  fi
+  rm -f "$pid_file" "$variant_file"
+  local port
+  for port in $web_port $broker_port $web_tls_port $broker_tls_port; do
+    if port_in_use "$port"; then
+      die "port $port is in use by another process (not a broker this script started)"
+    fi
+  done
+
+  fetch_distribution
+  write_test_config
+  local conf="$dist/conf/standalone.conf" data="$home/data/plain"
+  if [[ $variant == secure\ * ]]; then
+    local dir=${variant#secure }
+    make_secure_material "$dir"
+    write_secure_config "$dir"
+    conf="$dist/conf/standalone-secure.conf"
+    data="$home/data/secure"
+  fi
+  if [[ $clean == yes ]]; then
+    say "wiping $data"
+    rm -rf "$data"
+  fi
+  mkdir -p "$data" "$logs" "$run"
+
+  say "starting Pulsar $version standalone ($variant)"
+  local out="$logs/standalone.out"
+  : >"$out"
+  # setsid: the broker outlives the shell that started it and gets no signal meant for that
+  # shell's process group; bin/pulsar execs java, so $! is the broker's pid.
+  (
+    exec 9>&- # the broker must not hold this script's lock
+    cd "$dist"
+    PULSAR_MEM=${PULSAR_MEM:-"-Xms1g -Xmx1g -XX:MaxDirectMemorySize=1g"} \
+      PULSAR_LOG_DIR="$logs" PULSAR_STANDALONE_CONF="$conf" \
+      exec setsid bin/pulsar standalone -nfw -nss \
+      --bookkeeper-dir "$data/bookkeeper" --metadata-dir "$data/metadata" \
+      </dev/null >>"$out" 2>&1
+  ) &
+  local pid=$!
+  echo "$pid" >"$pid_file"
+  echo "$variant" >"$variant_file"
+  wait_healthy "$variant" "$pid" || fail_start "Pulsar did not become healthy within ${start_timeout}s"
+  say "ready ($variant, pid $pid, $(admin_url), $(service_url))"
+}
+
+# fail_start WHY: the log's tail, the broker stopped, a non-zero exit.
+fail_start() {
+  say "ERROR: $1; the last lines of $logs/standalone.out:"
+  tail -n 60 "$logs/standalone.out" >&2 || true
+  do_stop TERM || true
+  die "Pulsar standalone failed to start"
+}
+
+# wait_healthy VARIANT PID: until healthy, the process dies, or the start timeout passes.
+wait_healthy() {
+  local variant=$1 pid=$2 deadline=$((SECONDS + start_timeout))
+  while ((SECONDS < deadline)); do
+    kill -0 "$pid" 2>/dev/null || {
+      say "the broker process $pid exited"
+      return 1
+    }
+    healthy "$variant" && return 0
+    sleep 0.5
+  done
+  return 1
+}
+
+admin_url() {
+  if [[ $(current_variant) == secure\ * ]]; then
+    echo "https://localhost:$web_tls_port"
+  else
+    echo "http://localhost:$web_port"
+  fi
+}
+
+service_url() {
+  if [[ $(current_variant) == secure\ * ]]; then
+    echo "pulsar+ssl://localhost:$broker_tls_port"
+  else
+    echo "pulsar://localhost:$broker_port"
+  fi
+}
+
+do_status() {
+  local wanted=$1 current pid
+  current=$(current_variant)
+  if [[ $current == none ]]; then
+    say "not running"
+    return 1
+  fi
+  pid=$(<"$pid_file")
+  if [[ -n $wanted && $wanted != "$current" ]]; then
+    say "running as '$current' (pid $pid), not as '$wanted'"
+    return 1
+  fi
+  if healthy "$current"; then
+    say "running and healthy ($current, pid $pid, $(admin_url), $(service_url))"
+    return 0
+  fi
+  say "running but not healthy ($current, pid $pid); see $logs/standalone.out"
+  return 1
+}
+
+main() {
+  local command=${1:-}
+  [[ -n $command ]] ||
+    die "usage: $0 start|stop|kill|status|admin-url|service-url|variant|log [options]"
+  shift
+  local clean=no variant=plain
+  while (($#)); do
+    case $1 in
+      --clean) clean=yes ;;
+      --secure)
+        [[ -n ${2:-} ]] || die "--secure needs a directory"
+        variant="secure $(realpath -m "$2")"
+        shift
+        ;;
+      *) die "unknown option '$1'" ;;
+    esac
+    shift
+  done
+  case $command in
+    start | stop | kill)
+      # One start, stop or kill at a time: parallel test runs share one broker.
+      mkdir -p "$run"
+      exec 9>"$run/lock"
+      flock 9
+      ;;
+  esac
+  case $command in
+    start) do_start "$clean" "$variant" ;;
+    stop) do_stop TERM ;;
+    kill) do_stop KILL ;;
+    status)
+      if [[ $variant == plain ]]; then do_status ""; else do_status "$variant"; fi
+      ;;
+    admin-url) admin_url ;;
+    service-url) service_url ;;
+    variant) current_variant ;;
+    log) echo "$logs/standalone.out" ;;
+    *) die "unknown command '$command' (start|stop|kill|status|admin-url|service-url|variant|log)" ;;
+  esac
+}
+
+main "$@"

@@ -1,0 +1,28 @@
+// Runs the official Java client (tests/interop, tests/interop/build.sh) as a subprocess and reads
+// the JSON lines it prints. The jar bounds every run itself (--timeout-ms, default 30 s).
+//
+// The jar: RECONSUME_INTEROP_JAR, else tests/interop/target/reconsume-interop.jar of the source
+// tree (CMake builds it when Maven is installed). `java` comes from PATH.
+#pragma once
+
+#include <boost/json/object.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace reconsume::integration {
+
+struct JavaRun {
+  int exitCode{-1};
+  std::vector<boost::json::object> lines;  // every JSON line of stdout, in order
+  std::string output;                      // stdout as printed, for failure messages
+
+  // The lines whose "event" is `event` ("sent", "message", "subscribed", "error", ...).
+  std::vector<boost::json::object> events(std::string_view event) const;
+};
+
+// java -jar <jar> <command> --url <pulsar().serviceUrl> [--ca ... --token-file ...] <args...>
+// Throws std::runtime_error when the jar is missing or java cannot be started.
+JavaRun runJava(std::string_view command, const std::vector<std::string>& args);
+
+}  // namespace reconsume::integration
