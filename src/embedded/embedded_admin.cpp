@@ -41,10 +41,15 @@ class EmbeddedAdmin final : public AdminBackend {
 };
 
 }  // namespace
+
+std::shared_ptr<AdminBackend> makeAdmin(std::shared_ptr<Broker> broker) {
+  return std::make_shared<EmbeddedAdmin>(std::move(broker));
+}
+
 }  // namespace embedded
 
 std::shared_ptr<AdminBackend> connectEmbeddedAdmin(const ServiceUrl& url) {
-  return std::make_shared<embedded::EmbeddedAdmin>(embedded::acquireBroker(url, nullptr));
+  return embedded::makeAdmin(embedded::acquireBroker(url, nullptr));
 }
 
 }  // namespace reconsume::detail

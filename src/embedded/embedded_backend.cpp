@@ -91,13 +91,18 @@ class EmbeddedBackend final : public Backend {
 };
 
 }  // namespace
+
+std::shared_ptr<Backend> makeBackend(std::shared_ptr<Broker> broker) {
+  return std::make_shared<EmbeddedBackend>(std::move(broker));
+}
+
 }  // namespace embedded
 
 EmbeddedConnection connectEmbedded(const ServiceUrl& url, std::shared_ptr<Clock> clock) {
   auto broker = embedded::acquireBroker(url, std::move(clock));
   EmbeddedConnection connection;
   connection.clock = broker->clock();
-  connection.backend = std::make_shared<embedded::EmbeddedBackend>(std::move(broker));
+  connection.backend = embedded::makeBackend(std::move(broker));
   return connection;
 }
 

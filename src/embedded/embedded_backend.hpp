@@ -30,4 +30,12 @@ struct EmbeddedConnection {
 EmbeddedConnection connectEmbedded(const ServiceUrl& url, std::shared_ptr<Clock> clock);
 std::shared_ptr<AdminBackend> connectEmbeddedAdmin(const ServiceUrl& url);
 
+namespace embedded {
+class Broker;
+// The adapters on a given broker, outside the registry (tests build brokers with their own
+// BrokerConfig).
+std::shared_ptr<Backend> makeBackend(std::shared_ptr<Broker> broker);
+std::shared_ptr<AdminBackend> makeAdmin(std::shared_ptr<Broker> broker);
+}  // namespace embedded
+
 }  // namespace reconsume::detail
