@@ -1,6 +1,7 @@
 #include "embedded/broker.hpp"
 
 #include "common/topic_name.hpp"
+#include "embedded/topic_lock.hpp"
 
 namespace reconsume::detail::embedded {
 
@@ -8,7 +9,10 @@ Broker::Broker(std::string name, std::shared_ptr<Clock> clock, BrokerConfig conf
     : name_(std::move(name)), clock_(std::move(clock)), config_(config) {}
 
 Broker::~Broker() {
-  for (auto& [name, topic] : topics_) topic->markDeleted();
+  // Stops the topics' timers; possibly run inside a sink (the last client dropped there).
+  TopicLock::runOutsideTopicLocks([topics = std::move(topics_)] {
+    for (auto& [name, topic] : topics) topic->markDeleted();
+  });
 }
 
 std::string Broker::describe() const {

@@ -1,5 +1,7 @@
 #include "embedded/embedded_consumer.hpp"
 
+#include "embedded/topic_lock.hpp"
+
 namespace reconsume::detail::embedded {
 
 EmbeddedConsumer::EmbeddedConsumer(std::shared_ptr<Topic> topic,
@@ -55,8 +57,12 @@ void EmbeddedConsumer::close(Callback<> done) {
 
 void EmbeddedConsumer::closeNow() {
   if (closed_.exchange(true)) return;
-  topic_->unsubscribe(subscription_, id_);
-  handles_->remove(id_);
+  // Possibly inside a sink (the last reference dropped there): see topic_lock.hpp.
+  TopicLock::runOutsideTopicLocks(
+      [topic = topic_, subscription = subscription_, id = id_, handles = handles_] {
+        topic->unsubscribe(subscription, id);
+        handles->remove(id);
+      });
 }
 
 }  // namespace reconsume::detail::embedded

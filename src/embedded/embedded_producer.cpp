@@ -1,12 +1,14 @@
 #include "embedded/embedded_producer.hpp"
 
+#include "embedded/topic_lock.hpp"
+
 namespace reconsume::detail::embedded {
 
 EmbeddedProducer::EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state,
                                    std::uint64_t id, std::uint64_t maxMessageSize,
                                    std::shared_ptr<OpenHandles> handles)
     : topic_(std::move(topic)),
-      state_(std::move(state)),
+      state_(std::make_shared<ProducerState>(std::move(state))),
       id_(id),
       maxMessageSize_(maxMessageSize),
       handles_(std::move(handles)) {}
@@ -41,6 +43,11 @@ Status EmbeddedProducer::validate(const OutgoingMessage& message) const {
 }
 
 void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
+  if (closed_) {
+    return done(Status(errc::closed,
+                       "producer '" + state_->name + "' of topic " + topic_->name() + " is closed"),
+                MessageId());
+  }
   if (auto status = validate(message); !status.ok()) return done(status, MessageId());
   auto data = std::make_shared<MessageData>();
   data->topic = topic_->name();
@@ -54,10 +61,10 @@ void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> 
         std::chrono::floor<std::chrono::milliseconds>(message.eventTime->time_since_epoch())
             .count());
   }
-  data->producerName = state_.name;
+  data->producerName = state_->name;
   MessageId id;
   auto status =
-      topic_->publish(std::move(data), state_, message.deliverAt, message.deliverAfter, id);
+      topic_->publish(std::move(data), *state_, message.deliverAt, message.deliverAfter, id);
   done(status, status.ok() ? id : MessageId());
 }
 
@@ -67,8 +74,12 @@ void EmbeddedProducer::close(Callback<> done) {
 }
 
 void EmbeddedProducer::closeNow() {
-  topic_->closeProducer(state_);
-  handles_->remove(id_);
+  if (closed_.exchange(true)) return;
+  // Possibly inside a sink (the last reference dropped there): see topic_lock.hpp.
+  TopicLock::runOutsideTopicLocks([topic = topic_, state = state_, id = id_, handles = handles_] {
+    topic->closeProducer(*state);
+    handles->remove(id);
+  });
 }
 
 }  // namespace reconsume::detail::embedded

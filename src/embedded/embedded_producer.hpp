@@ -4,6 +4,7 @@
 // Thread safety: every member may be called from any thread.
 #pragma once
 
+#include <atomic>
 #include <memory>
 
 #include "client/backend.hpp"
@@ -27,7 +28,9 @@ class EmbeddedProducer final : public BackendProducer, public Closable {
   Status validate(const OutgoingMessage& message) const;
 
   const std::shared_ptr<Topic> topic_;
-  ProducerState state_;  // guarded by the topic's mutex (the name is fixed)
+  // Guarded by the topic's mutex (the name is fixed); shared with a deferred close.
+  const std::shared_ptr<ProducerState> state_;
+  std::atomic<bool> closed_{false};
   const std::uint64_t id_;
   const std::uint64_t maxMessageSize_;
   const std::shared_ptr<OpenHandles> handles_;

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "common/topic_name.hpp"
+#include "embedded/topic_lock.hpp"
 
 namespace reconsume::detail::embedded {
 namespace {
@@ -39,7 +40,7 @@ std::int64_t Topic::nowMs() const {
 
 Status Topic::addProducer(const ProducerState& producer,
                           const std::optional<std::string>& initialSubscription) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   if (terminated_) {
     return Status(errc::broker_error, "topic " + name_ + " is terminated: no producer may attach");
   }
@@ -56,7 +57,7 @@ Status Topic::addProducer(const ProducerState& producer,
 }
 
 void Topic::closeProducer(ProducerState& producer) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   if (producer.closed) return;
   producer.closed = true;
   producers_.erase(producer.name);
@@ -65,7 +66,7 @@ void Topic::closeProducer(ProducerState& producer) {
 Status Topic::publish(std::shared_ptr<MessageData> message, ProducerState& producer,
                       std::optional<std::chrono::system_clock::time_point> deliverAt,
                       std::optional<std::chrono::milliseconds> deliverAfter, MessageId& id) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   if (producer.closed) {
     return Status(errc::closed,
                   "producer '" + producer.name + "' of topic " + name_ + " is closed");
@@ -93,7 +94,7 @@ Status Topic::publish(std::shared_ptr<MessageData> message, ProducerState& produ
 
 Status Topic::subscribe(const SubscribeSpec& spec, std::unique_ptr<ConsumerState> consumer,
                         std::shared_ptr<Subscription>& subscription) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   auto found = subscriptions_.find(spec.subscription);
   bool created = false;
   if (!spec.durable) {
@@ -126,7 +127,7 @@ Status Topic::subscribe(const SubscribeSpec& spec, std::unique_ptr<ConsumerState
 
 void Topic::unsubscribe(const std::shared_ptr<Subscription>& subscription,
                         std::uint64_t consumerId) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   subscription->detach(consumerId);
   if (!subscription->durable() && !subscription->hasConsumers()) {
     auto found = subscriptions_.find(subscription->name());
@@ -138,20 +139,20 @@ void Topic::unsubscribe(const std::shared_ptr<Subscription>& subscription,
 }
 
 void Topic::flow(Subscription& subscription, std::uint64_t consumerId, std::uint32_t permits) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   subscription.flow(consumerId, permits);
   maybeTrim();  // a reader acknowledges as it reads
 }
 
 void Topic::acknowledge(Subscription& subscription, const MessageId& id) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   auto entry = entryOf(id);
   if (entry && subscription.acknowledge(*entry)) maybeTrim();
 }
 
 void Topic::redeliver(Subscription& subscription, std::uint64_t consumerId,
                       const std::vector<MessageId>& ids) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   std::vector<std::int64_t> entries;
   entries.reserve(ids.size());
   for (const auto& id : ids) {
@@ -161,17 +162,17 @@ void Topic::redeliver(Subscription& subscription, std::uint64_t consumerId,
 }
 
 void Topic::redeliverAll(Subscription& subscription, std::uint64_t consumerId) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   subscription.redeliverAll(consumerId);
 }
 
 void Topic::seek(Subscription& subscription, const MessageId& id) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   subscription.seek(positionOf(id, false));
 }
 
 MessageId Topic::lastMessageId() const {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   if (ledger_.end() == 0) return MessageId::earliest();
   return MessageId(ledger_.id(), ledger_.end() - 1, partition_);
 }
@@ -209,13 +210,13 @@ void Topic::maybeTrim() {
 // ---- admin and timers -----------------------------------------------------------------------
 
 void Topic::terminate() {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   terminated_ = true;
   for (auto& [name, subscription] : subscriptions_) subscription->checkEnded();
 }
 
 std::pair<std::size_t, std::size_t> Topic::attachments() const {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   std::size_t consumers = 0;
   for (const auto& [name, subscription] : subscriptions_) {
     consumers += subscription->consumerCount();
@@ -224,7 +225,7 @@ std::pair<std::size_t, std::size_t> Topic::attachments() const {
 }
 
 std::vector<SubscriptionStats> Topic::subscriptionStats() const {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   std::vector<SubscriptionStats> stats;
   for (const auto& [name, subscription] : subscriptions_) {
     stats.push_back({name, subscription->backlog()});
@@ -233,13 +234,13 @@ std::vector<SubscriptionStats> Topic::subscriptionStats() const {
 }
 
 void Topic::markDeleted() {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   deleted_ = true;
   for (auto& [name, subscription] : subscriptions_) subscription->close();
 }
 
 void Topic::onTimer(const std::weak_ptr<Subscription>& subscription, std::uint64_t generation) {
-  std::lock_guard lock(mutex_);
+  TopicLock lock(mutex_);
   if (deleted_) return;
   if (auto live = subscription.lock()) live->onTimer(generation);
 }

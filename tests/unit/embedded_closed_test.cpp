@@ -81,3 +81,76 @@ TEST(EmbeddedClosed, DroppingTheBackendDetachesWhatItOpened) {
 
 }  // namespace
 }  // namespace reconsume::detail::embedded::testing
+
+namespace reconsume::detail::embedded::testing {
+namespace {
+
+// A sink that drops the last reference to something of the broker's when its first message
+// arrives, as the layer above may when its own consumer dies at that moment.
+class DroppingSink final : public MessageSink {
+ public:
+  void onMessage(std::shared_ptr<MessageData>) override {
+    ++messages;
+    consumer.reset();
+    producer.reset();
+    backend.reset();
+  }
+  void onReset(const std::string&) override {}
+  void onEnded(const std::string&, const Status&) override {}
+
+  int messages = 0;
+  std::shared_ptr<BackendConsumer> consumer;
+  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<Backend> backend;
+};
+
+TEST(EmbeddedClosed, DroppingTheLastConsumerReferenceInsideItsSinkDetachesIt) {
+  Harness harness;
+  auto topic = topicName("t");
+  auto producer = harness.producer(topic);
+  auto sink = std::make_shared<DroppingSink>();
+  sink->consumer = harness.subscribe(topic, "s", SubscriptionType::exclusive, sink);
+  send(*producer, "m");
+  EXPECT_EQ(sink->messages, 1);
+  EXPECT_EQ(sink->consumer, nullptr);
+  // Detached: the Exclusive subscription takes a new consumer, which gets the unacknowledged one.
+  auto next = std::make_shared<RecordingSink>();
+  auto again = harness.subscribe(topic, "s", SubscriptionType::exclusive, next);
+  EXPECT_EQ(next->payloads(), std::vector<std::string>{"m"});
+}
+
+TEST(EmbeddedClosed, DroppingAProducerOfTheSameTopicInsideASinkDetachesIt) {
+  Harness harness;
+  auto topic = topicName("t");
+  auto sink = std::make_shared<DroppingSink>();
+  auto consumer = harness.subscribe(topic, "s", SubscriptionType::shared, sink);
+  ProducerOptions options;
+  options.producerName = "dropped";
+  sink->producer = harness.producer(topic, options);
+  send(*harness.producer(topic), "m");
+  EXPECT_EQ(sink->producer, nullptr);
+  EXPECT_NO_THROW(harness.producer(topic, options));  // the name is free again
+}
+
+TEST(EmbeddedClosed, DroppingTheLastBackendInsideASinkClosesEverything) {
+  auto name = uniqueBrokerName();
+  auto clock = std::make_shared<ManualClock>();
+  auto sink = std::make_shared<DroppingSink>();
+  std::shared_ptr<BackendProducer> producer;
+  {
+    Harness only(name, "", clock);
+    auto consumer = only.subscribe(topicName("t"), "s", SubscriptionType::shared, sink);
+    producer = only.producer(topicName("t"));
+    sink->backend = std::move(only.backend);  // the sink holds the last references
+    sink->consumer = std::move(consumer);
+  }
+  send(*producer, "m");  // the broker goes away inside the sink
+  EXPECT_EQ(sink->messages, 1);
+  MessageId id;
+  EXPECT_EQ(trySend(*producer, OutgoingMessage{}, id).code, errc::closed);
+  auto admin = connectEmbeddedAdmin(ServiceUrl::parse("embedded://" + name));
+  EXPECT_FALSE(admin->topicExists(topicName("t")));  // a fresh broker
+}
+
+}  // namespace
+}  // namespace reconsume::detail::embedded::testing
