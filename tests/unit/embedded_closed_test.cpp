@@ -79,12 +79,6 @@ TEST(EmbeddedClosed, DroppingTheBackendDetachesWhatItOpened) {
   }
 }
 
-}  // namespace
-}  // namespace reconsume::detail::embedded::testing
-
-namespace reconsume::detail::embedded::testing {
-namespace {
-
 // A sink that drops the last reference to something of the broker's when its first message
 // arrives, as the layer above may when its own consumer dies at that moment.
 class DroppingSink final : public MessageSink {
