@@ -38,17 +38,24 @@ class BackendProducer {
   virtual void close(Callback<> done) = 0;
 };
 
-// Where a backend consumer puts what it receives. Called from backend threads, without backend
-// locks held; the methods must be quick (queue and return).
+// Where a backend consumer puts what it receives. Called from backend threads, possibly while
+// the backend holds a lock of its own (the embedded broker calls sinks under the topic's lock, so
+// each consumer sees its messages in order). Hence the promise of the layer above: a sink is quick
+// (queue and return) and never calls back into the backend, directly or through code it runs
+// inline (completion handlers, user code); anything more is posted elsewhere.
 class MessageSink {
  public:
   virtual ~MessageSink() = default;
+  // The message may be shared with other deliveries (other subscriptions, readers): read it,
+  // never modify it.
   virtual void onMessage(std::shared_ptr<MessageData> message) = 0;
   // Every message of this consumer not yet handed to the application will be delivered again
-  // (reconnect, seek, redelivery of all unacknowledged messages on Exclusive/Failover): drop those
-  // still queued from `topic`, and start counting flow permits afresh.
+  // (reconnect, seek, redelivery of all unacknowledged messages): drop those still queued from
+  // `topic`, and start counting flow permits afresh — the backend grants this consumer
+  // SubscribeSpec::receiverQueueSize permits again, as at a (re)subscribe.
   virtual void onReset(const std::string& topic) = 0;
-  // The broker ended this consumer for good (topic deleted, subscription removed).
+  // The broker ended this consumer for good (topic deleted, subscription removed, or — Pulsar's
+  // ReachedEndOfTopic — the topic is terminated and this subscription has acknowledged all of it).
   virtual void onEnded(const std::string& topic, const Status& why) = 0;
 };
 
@@ -76,9 +83,14 @@ class BackendConsumer {
   virtual void acknowledge(const MessageData& message, Callback<> done) = 0;
   // Asks the broker to redeliver these messages now, with their redelivery count raised. On
   // Exclusive and Failover subscriptions Pulsar redelivers every unacknowledged message instead
-  // (and the backend calls MessageSink::onReset).
+  // (and the backend calls MessageSink::onReset); Pulsar keeps redelivery counts only on Shared
+  // and Key_Shared subscriptions (on the others they stay 0).
   virtual void redeliver(const std::vector<MessageId>& ids) = 0;
+  // Every message delivered to this consumer and not acknowledged, after MessageSink::onReset.
   virtual void redeliverAll() = 0;
+  // The subscription restarts after `id` (from the first message for MessageId::earliest(), at
+  // the end for latest()): every later message is unacknowledged and undelivered again, and every
+  // consumer of the subscription gets MessageSink::onReset.
   virtual void seek(const MessageId& id, Callback<> done) = 0;
   virtual void lastMessageId(Callback<MessageId> done) = 0;
   virtual void close(Callback<> done) = 0;

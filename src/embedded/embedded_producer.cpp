@@ -1,0 +1,85 @@
+#include "embedded/embedded_producer.hpp"
+
+#include "embedded/topic_lock.hpp"
+
+namespace reconsume::detail::embedded {
+
+EmbeddedProducer::EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state,
+                                   std::uint64_t id, std::uint64_t maxMessageSize,
+                                   std::shared_ptr<OpenHandles> handles)
+    : topic_(std::move(topic)),
+      state_(std::make_shared<ProducerState>(std::move(state))),
+      id_(id),
+      maxMessageSize_(maxMessageSize),
+      handles_(std::move(handles)) {}
+
+EmbeddedProducer::~EmbeddedProducer() {
+  closeNow();
+}
+
+Status EmbeddedProducer::validate(const OutgoingMessage& message) const {
+  if (message.deliverAfter && message.deliverAt) {
+    return Status(errc::invalid_argument, "a message sets deliverAfter (" +
+                                              std::to_string(message.deliverAfter->count()) +
+                                              "ms) and deliverAt; set at most one");
+  }
+  if (message.deliverAfter && message.deliverAfter->count() < 0) {
+    return Status(
+        errc::invalid_argument,
+        "deliverAfter " + std::to_string(message.deliverAfter->count()) + "ms is negative");
+  }
+  std::uint64_t size = message.payload.size();
+  for (const auto& [key, value] : message.properties) size += key.size() + value.size();
+  if (message.key) size += message.key->size();
+  if (message.orderingKey) size += message.orderingKey->size();
+  if (size > maxMessageSize_) {
+    return Status(errc::too_large, "message of " + std::to_string(size) +
+                                       " bytes (payload, properties and keys) exceeds the "
+                                       "maximum message size of " +
+                                       std::to_string(maxMessageSize_) + " bytes (topic " +
+                                       topic_->name() + ")");
+  }
+  return {};
+}
+
+void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
+  if (closed_) {
+    return done(Status(errc::closed,
+                       "producer '" + state_->name + "' of topic " + topic_->name() + " is closed"),
+                MessageId());
+  }
+  if (auto status = validate(message); !status.ok()) return done(status, MessageId());
+  auto data = std::make_shared<MessageData>();
+  data->topic = topic_->name();
+  data->payload = message.payload;
+  data->properties = message.properties;
+  data->partitionKey = message.key;
+  data->partitionKeyIsBase64 = message.keyIsBase64;
+  data->orderingKey = message.orderingKey;
+  if (message.eventTime) {
+    data->eventTimeMs = static_cast<std::uint64_t>(
+        std::chrono::floor<std::chrono::milliseconds>(message.eventTime->time_since_epoch())
+            .count());
+  }
+  data->producerName = state_->name;
+  MessageId id;
+  auto status =
+      topic_->publish(std::move(data), *state_, message.deliverAt, message.deliverAfter, id);
+  done(status, status.ok() ? id : MessageId());
+}
+
+void EmbeddedProducer::close(Callback<> done) {
+  closeNow();
+  done({});
+}
+
+void EmbeddedProducer::closeNow() {
+  if (closed_.exchange(true)) return;
+  // Possibly inside a sink (the last reference dropped there): see topic_lock.hpp.
+  TopicLock::runOutsideTopicLocks([topic = topic_, state = state_, id = id_, handles = handles_] {
+    topic->closeProducer(*state);
+    handles->remove(id);
+  });
+}
+
+}  // namespace reconsume::detail::embedded
