@@ -9,26 +9,13 @@
 
 #include <memory>
 
-#include "client/admin_backend.hpp"
-#include "client/backend.hpp"
+#include "client/backend_factory.hpp"
 #include "common/service_url.hpp"
 #include "reconsume/clock.hpp"
 
 namespace reconsume::detail {
 
-struct EmbeddedConnection {
-  std::shared_ptr<Backend> backend;
-  std::shared_ptr<Clock> clock;
-};
-
-// `url.kind == embedded`; url.host is the broker's name ("" = the process's default broker).
-// Brokers are shared by name and live while a Backend or AdminBackend holds them. The first
-// connect creates the broker with `clock` (null: SystemClock::shared()) and url.options
-// (maxMessageSize=<bytes>, default 5242880); a later connect with a null clock adopts the
-// broker's clock. Throws Error(invalid_argument) naming the broker for a different non-null clock
-// or a different maxMessageSize, and naming the option for an unknown option or a bad value.
-EmbeddedConnection connectEmbedded(const ServiceUrl& url, std::shared_ptr<Clock> clock);
-std::shared_ptr<AdminBackend> connectEmbeddedAdmin(const ServiceUrl& url);
+// connectEmbedded and connectEmbeddedAdmin are declared in client/backend_factory.hpp.
 
 namespace embedded {
 class Broker;
