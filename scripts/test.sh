@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The README's second command: installs what is missing (Debian packages; Pulsar and the Java
+# client come from Maven Central), builds everything, starts a real Apache Pulsar standalone, and
+# runs every test: unit tests, the behaviour tests on embedded:// and on Pulsar, integration and
+# interop tests with the official Java client, TLS and token tests, the fault test, the examples,
+# the install test, the unit tests again under ASan+UBSan, and the protocol fuzzer for a bounded
+# time. Stops Pulsar at the end. Any failure fails the command.
+#
+# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 60),
+# CTEST_PARALLEL_LEVEL (default 2).
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${RECONSUME_BUILD_DIR:-$root/build}
+asan=${RECONSUME_ASAN_BUILD_DIR:-$root/build-asan}
+fuzz_seconds=${RECONSUME_FUZZ_SECONDS:-60}
+export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-2}
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Installing what is missing"
+"$root/scripts/install-deps.sh" --test
+
+step "Building (RelWithDebInfo) in $build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build "$build"
+
+step "Running every test against the embedded broker and a Pulsar standalone"
+# with-pulsar.sh starts Pulsar (downloading it with Maven the first time), exports its URLs, and
+# stops it afterwards, also when a test fails.
+"$root/scripts/with-pulsar.sh" ctest --test-dir "$build" --output-on-failure
+
+step "Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer ($asan)"
+cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONSUME_SANITIZE=ON \
+  -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_TOOLS=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$asan" --target reconsume_unit_tests reconsume_behaviour_tests
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tests/reconsume_unit_tests"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  RECONSUME_SERVICE_URLS=embedded:// "$asan/tests/reconsume_behaviour_tests"
+
+step "Fuzzing the frame decoder for ${fuzz_seconds}s"
+"$root/scripts/fuzz.sh" "$fuzz_seconds"
+
+step "All tests passed"
