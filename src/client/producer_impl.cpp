@@ -1,23 +1,11 @@
 #include "client/producer_impl.hpp"
 
+#include "client/gather.hpp"
+#include "common/outgoing_check.hpp"
 #include "common/topic_name.hpp"
 #include "protocol/key_hash.hpp"
 
 namespace reconsume::detail {
-
-Status checkOutgoing(const OutgoingMessage& message) {
-  if (message.deliverAfter && message.deliverAt) {
-    return Status(errc::invalid_argument, "a message sets both deliverAfter (" +
-                                              std::to_string(message.deliverAfter->count()) +
-                                              "ms) and deliverAt; set at most one");
-  }
-  if (message.deliverAfter && message.deliverAfter->count() < 0) {
-    return Status(
-        errc::invalid_argument,
-        "deliverAfter " + std::to_string(message.deliverAfter->count()) + "ms is negative");
-  }
-  return {};
-}
 
 ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options)
     : client_(std::move(client)), options_(std::move(options)) {}
@@ -40,53 +28,36 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
                 nullptr);
   }
   std::shared_ptr<ProducerImpl> producer(new ProducerImpl(client, std::move(options)));
-  client->backend().partitions(
-      producer->options_.topic, [producer, done](const Status& status, int count) {
-        if (!status.ok()) return done(status, nullptr);
-        auto topics = std::vector<std::string>{};
-        if (count == 0) {
-          topics.push_back(producer->options_.topic);
-        } else {
-          auto base = TopicName::parse(producer->options_.topic);
-          for (int i = 0; i < count; ++i) topics.push_back(base.partitionAt(i).toString());
-        }
-        producer->partitions_.resize(topics.size());
-        struct Pending {
-          std::mutex mutex;
-          std::size_t remaining;
-          Status failure;
-        };
-        auto pending = std::make_shared<Pending>();
-        pending->remaining = topics.size();
-        for (std::size_t i = 0; i < topics.size(); ++i) {
-          auto options = producer->options_;
-          options.topic = topics[i];
-          producer->client_->backend().createProducer(
-              options, [producer, pending, i, done](const Status& status,
-                                                    std::shared_ptr<BackendProducer> created) {
-                bool last;
-                {
-                  std::lock_guard lock(pending->mutex);
-                  if (status.ok()) {
-                    producer->partitions_[i] = std::move(created);
-                  } else if (pending->failure.ok()) {
-                    pending->failure = status;
-                  }
-                  last = --pending->remaining == 0;
-                }
-                if (!last) return;
-                if (!pending->failure.ok()) {
-                  producer->close([](const Status&) {});
-                  return done(pending->failure, nullptr);
-                }
-                if (auto tracked = producer->client_->track(producer); !tracked.ok()) {
-                  producer->close([](const Status&) {});
-                  return done(tracked, nullptr);
-                }
-                done({}, producer);
-              });
-        }
-      });
+  client->backend().partitions(producer->options_.topic, [producer, done](const Status& status,
+                                                                          int count) {
+    if (!status.ok()) return done(status, nullptr);
+    auto topics = std::vector<std::string>{};
+    if (count == 0) {
+      topics.push_back(producer->options_.topic);
+    } else {
+      auto base = TopicName::parse(producer->options_.topic);
+      for (int i = 0; i < count; ++i) topics.push_back(base.partitionAt(i).toString());
+    }
+    auto created = Gather<std::shared_ptr<BackendProducer>>::start(
+        topics.size(), [producer, done](const Status& status,
+                                        std::vector<std::shared_ptr<BackendProducer>> partitions) {
+          producer->partitions_ = std::move(partitions);
+          if (!status.ok()) {
+            producer->close([](const Status&) {});
+            return done(status, nullptr);
+          }
+          if (auto tracked = producer->client_->track(producer); !tracked.ok()) {
+            producer->close([](const Status&) {});
+            return done(tracked, nullptr);
+          }
+          done({}, producer);
+        });
+    for (std::size_t i = 0; i < topics.size(); ++i) {
+      auto options = producer->options_;
+      options.topic = topics[i];
+      producer->client_->backend().createProducer(options, created->slot(i));
+    }
+  });
 }
 
 BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {

@@ -36,8 +36,4 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   std::atomic<bool> closed_{false};
 };
 
-// Checks what every backend would refuse in the same way: a negative deliverAfter, or both
-// deliverAfter and deliverAt. Returns a failed Status naming the value.
-Status checkOutgoing(const OutgoingMessage& message);
-
 }  // namespace reconsume::detail

@@ -1,5 +1,6 @@
 #include "embedded/embedded_producer.hpp"
 
+#include "common/outgoing_check.hpp"
 #include "embedded/topic_lock.hpp"
 
 namespace reconsume::detail::embedded {
@@ -18,16 +19,7 @@ EmbeddedProducer::~EmbeddedProducer() {
 }
 
 Status EmbeddedProducer::validate(const OutgoingMessage& message) const {
-  if (message.deliverAfter && message.deliverAt) {
-    return Status(errc::invalid_argument, "a message sets deliverAfter (" +
-                                              std::to_string(message.deliverAfter->count()) +
-                                              "ms) and deliverAt; set at most one");
-  }
-  if (message.deliverAfter && message.deliverAfter->count() < 0) {
-    return Status(
-        errc::invalid_argument,
-        "deliverAfter " + std::to_string(message.deliverAfter->count()) + "ms is negative");
-  }
+  if (auto check = checkOutgoing(message); !check.ok()) return check;
   std::uint64_t size = message.payload.size();
   for (const auto& [key, value] : message.properties) size += key.size() + value.size();
   if (message.key) size += message.key->size();

@@ -1,0 +1,21 @@
+#include "common/outgoing_check.hpp"
+
+#include <string>
+
+namespace reconsume::detail {
+
+Status checkOutgoing(const OutgoingMessage& message) {
+  if (message.deliverAfter && message.deliverAt) {
+    return Status(errc::invalid_argument, "a message sets both deliverAfter (" +
+                                              std::to_string(message.deliverAfter->count()) +
+                                              "ms) and deliverAt; set at most one");
+  }
+  if (message.deliverAfter && message.deliverAfter->count() < 0) {
+    return Status(
+        errc::invalid_argument,
+        "deliverAfter " + std::to_string(message.deliverAfter->count()) + "ms is negative");
+  }
+  return {};
+}
+
+}  // namespace reconsume::detail

@@ -1,0 +1,13 @@
+// What every backend refuses in the same way before sending a message: a negative deliverAfter,
+// or both deliverAfter and deliverAt set.
+#pragma once
+
+#include "common/status.hpp"
+#include "reconsume/message.hpp"
+
+namespace reconsume::detail {
+
+// A failed Status naming the value, or ok.
+Status checkOutgoing(const OutgoingMessage& message);
+
+}  // namespace reconsume::detail
