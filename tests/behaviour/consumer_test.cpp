@@ -1,7 +1,11 @@
 // Producers, consumers and their subscription types, multi-topic and partitioned consumers.
+#include <atomic>
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "fixture.hpp"
 
@@ -125,6 +129,77 @@ TEST_P(Consumers, KeySharedKeepsEachKeyOnOneConsumer) {
   for (const auto& [key, consumers] : consumersOfKey) {
     EXPECT_EQ(consumers.size(), 1u) << key << " went to both consumers";
   }
+}
+
+TEST_P(Consumers, FailoverHasOneActiveConsumerAndHandsOverOnClose) {
+  auto topic = uniqueTopic("failover");
+  auto a = client().subscribe(options({topic}, "standby", SubscriptionType::failover));
+  auto b = client().subscribe(options({topic}, "standby", SubscriptionType::failover));
+  auto producer = client().createProducer(topic);
+  for (int i = 0; i < 5; ++i) producer.send("m" + std::to_string(i));
+
+  // Every message goes to the one active consumer; nothing to the standby one.
+  std::vector<Message> onA, onB;
+  for (int i = 0; i < 5; ++i) {
+    if (auto m = a.receive(300ms)) onA.push_back(*m);
+    if (auto m = b.receive(300ms)) onB.push_back(*m);
+  }
+  ASSERT_EQ(onA.size() + onB.size(), 5u);
+  ASSERT_TRUE(onA.empty() || onB.empty()) << onA.size() << " on a, " << onB.size() << " on b";
+  auto& active = onA.empty() ? b : a;
+  auto& standby = onA.empty() ? a : b;
+
+  // The active one leaves without acknowledging: the standby one takes over and gets them all.
+  active.close();
+  std::set<std::string> handedOver;
+  for (int i = 0; i < 5; ++i) {
+    auto message = receiveNow(standby);
+    handedOver.insert(std::string(message.data()));
+    standby.acknowledge(message);
+  }
+  EXPECT_EQ(handedOver.size(), 5u);
+}
+
+TEST_P(Consumers, SeveralThreadsReceiveAndReconsumeAtOnce) {
+  auto topic = uniqueTopic("threads");
+  auto consumerOptions = options({topic}, "sub");
+  consumerOptions.retry = RetryPolicy::levels(DelayLevels::parse("100ms"));
+  auto consumer = client().subscribe(consumerOptions);
+  auto producer = client().createProducer(topic);
+  constexpr int kMessages = 200;
+  for (int i = 0; i < kMessages; ++i) producer.send(std::to_string(i));
+
+  // Each message fails once (reconsumed), then succeeds; four threads share the consumer.
+  std::mutex mutex;
+  std::map<std::string, int> attempts;
+  std::atomic<int> done{0};
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      while (done < kMessages) {
+        auto message = consumer.receive(100ms);
+        if (!message) {
+          letPass(100ms);  // on embedded, the retries fall due as the clock moves
+          continue;
+        }
+        int attempt;
+        {
+          std::lock_guard lock(mutex);
+          attempt = ++attempts[std::string(message->data())];
+        }
+        if (attempt == 1) {
+          consumer.reconsumeLater(*message);
+        } else {
+          consumer.acknowledge(*message);
+          ++done;
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(attempts.size(), static_cast<std::size_t>(kMessages));
+  for (const auto& [payload, count] : attempts) EXPECT_EQ(count, 2) << payload;
+  EXPECT_EQ(admin().backlog(topic, "sub"), 0);
 }
 
 TEST_P(Consumers, OneConsumerReadsSeveralTopics) {
