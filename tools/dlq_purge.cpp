@@ -38,7 +38,7 @@ int runPurge(const DlqOptions& options, const PurgeText& text, std::ostream& out
       }
       if (!result.error.empty()) err << red("error:") << " " << result.error << "\n";
     }
-    return result.failed > 0 ? kExitFailed : kExitOk;
+    return result.failed > 0 || !result.error.empty() ? kExitFailed : kExitOk;
   });
 }
 

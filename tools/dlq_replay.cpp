@@ -49,6 +49,9 @@ void printSummary(const ReplayResult& result, std::ostream& out, std::ostream& e
       err << red("failed:") << " " << item.deadLetterId.toString() << ": " << item.error << "\n";
     }
   }
+  if (result.failed == 0 && !result.error.empty()) {
+    err << red("error:") << " " << result.error << "\n";
+  }
   if (result.notAttempted > 0) {
     err << red("error:") << " stopped after the first failure; " << result.notAttempted
         << " not attempted, still in the dead-letter topic\n";
@@ -85,7 +88,8 @@ int runReplay(const DlqOptions& options, const ReplayText& text, std::ostream& o
     } else {
       printSummary(result, out, err);
     }
-    return result.failed > 0 || result.notAttempted > 0 ? kExitFailed : kExitOk;
+    bool failed = result.failed > 0 || result.notAttempted > 0 || !result.error.empty();
+    return failed ? kExitFailed : kExitOk;
   });
 }
 

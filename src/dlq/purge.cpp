@@ -1,9 +1,11 @@
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "dlq/picked_receiver.hpp"
 #include "dlq/replay.hpp"
+#include "reconsume/error.hpp"
 
 namespace reconsume::dlq {
 
@@ -24,7 +26,17 @@ PurgeResult purgePicked(ActionContext& context, const std::vector<DeadLetter>& p
   };
   auto acks = std::make_shared<Acks>();
   PickedReceiver receiver(context.client, context.topic, context.subscription, ids);
-  while (auto message = receiver.next(context.patience)) {
+  std::string receiveError;
+  for (;;) {
+    std::optional<Message> message;
+    try {
+      message = receiver.next(context.patience);
+    } catch (const Error& e) {
+      // Reported in the result; what was not acknowledged stays a dead letter.
+      receiveError = "receiving from the dead-letter subscription failed: " + std::string(e.what());
+      break;
+    }
+    if (!message) break;
     {
       std::lock_guard lock(acks->mutex);
       ++acks->outstanding;
@@ -51,7 +63,7 @@ PurgeResult purgePicked(ActionContext& context, const std::vector<DeadLetter>& p
     acks->done.wait(lock, [&] { return acks->outstanding == 0; });
     result.purged = acks->purged.size();
     result.failed = acks->failed;
-    result.error = acks->error;
+    result.error = acks->error.empty() ? receiveError : acks->error;
     // In the order picked, whatever order the acknowledgements completed in.
     std::set<MessageId> done(acks->purged.begin(), acks->purged.end());
     for (const auto& id : ids) {
@@ -59,7 +71,11 @@ PurgeResult purgePicked(ActionContext& context, const std::vector<DeadLetter>& p
     }
   }
   result.missing = receiver.pending().size();
-  receiver.close();
+  try {
+    receiver.close();
+  } catch (const Error&) {
+    // The broker gives back what the consumer held either way.
+  }
   return result;
 }
 

@@ -68,12 +68,23 @@ class Replayer {
     if (!replayable_.empty()) {
       PickedReceiver receiver(context_.client, context_.topic, context_.subscription, replayable_);
       while (!stopped()) {
-        auto message = receiver.next(context_.patience);
+        std::optional<Message> message;
+        try {
+          message = receiver.next(context_.patience);
+        } catch (const Error& e) {
+          // Like any failure half-way: reported in the result, what is not done stays put.
+          std::lock_guard lock(outcomes_->mutex);
+          if (outcomes_->error.empty()) {
+            outcomes_->error =
+                "receiving from the dead-letter subscription failed: " + std::string(e.what());
+          }
+          break;
+        }
         if (!message) break;
         republish(*message, receiver.consumer());
       }
       drain();
-      receiver.close();
+      closeQuietly(receiver);
     }
     for (auto& [destination, producer] : producers_) closeQuietly(producer);
     return result();
@@ -177,6 +188,14 @@ class Replayer {
     }
     progress.elapsed = since(*context_.clock, start_);
     options_.onProgress(progress);
+  }
+
+  static void closeQuietly(PickedReceiver& receiver) {
+    try {
+      receiver.close();
+    } catch (const Error&) {
+      // The broker gives back what the consumer held either way.
+    }
   }
 
   static void closeQuietly(Producer& producer) {
