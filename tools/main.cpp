@@ -12,10 +12,12 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   int exitCode = 0;
   reconsume::tools::addDemoCommand(app, exitCode);
+  reconsume::tools::addDlqCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // Help is success; anything else the parser refuses is bad input (exit code 2).
+    return app.exit(e) == 0 ? 0 : 2;
   } catch (const reconsume::Error& e) {
     std::fprintf(stderr, "%s %s\n", reconsume::tools::red("error:").c_str(), e.what());
     return 2;

@@ -1,7 +1,9 @@
 #include "terminal.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -10,6 +12,14 @@ namespace reconsume::tools {
 bool stdoutIsTerminal() {
   static const bool terminal = ::isatty(STDOUT_FILENO) != 0;
   return terminal;
+}
+
+int outputWidth() {
+  winsize size{};
+  if (stdoutIsTerminal() && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
+    return std::clamp(static_cast<int>(size.ws_col), 40, 200);
+  }
+  return 80;
 }
 
 namespace {

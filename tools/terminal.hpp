@@ -10,6 +10,9 @@
 namespace reconsume::tools {
 
 bool stdoutIsTerminal();
+// The width output for people is laid out to: the terminal's columns (40 to 200) when stdout is
+// a terminal that says, 80 otherwise.
+int outputWidth();
 
 // ANSI colour when stdout is a terminal, the plain text otherwise.
 std::string bold(std::string_view text);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "reconsume/client.hpp"
+#include "reconsume/message.hpp"
 
 namespace reconsume {
 
@@ -25,6 +26,25 @@ struct AdminOptions {
 struct SubscriptionStats {
   std::string name;
   std::int64_t backlog{0};  // messages not yet acknowledged
+};
+
+// Messages a subscription acknowledged beyond its mark-delete position: those after `after` up to
+// and including `upTo` (Pulsar's open-closed range "(after..upTo]").
+struct AcknowledgedRange {
+  MessageId after;
+  MessageId upTo;
+};
+
+// What a subscription has acknowledged of one topic or partition, as the broker's cursor keeps
+// it (Pulsar's internal stats: markDeletePosition and individuallyDeletedMessages). Positions are
+// entries: only ledger and entry are compared, so a message of a batch entry counts as
+// acknowledged only once its whole entry is.
+struct SubscriptionCursor {
+  // This message and every one before it are acknowledged (entry -1: nothing of that ledger).
+  MessageId markDeletePosition;
+  std::vector<AcknowledgedRange> acknowledgedRanges;  // beyond markDeletePosition, in order
+
+  bool isAcknowledged(const MessageId& id) const;
 };
 
 namespace detail {
@@ -46,6 +66,10 @@ class Admin {
   void deleteTopic(std::string_view topic);
   std::vector<SubscriptionStats> subscriptions(std::string_view topic);
   std::int64_t backlog(std::string_view topic, std::string_view subscription);
+  // The cursor of `subscription` on `topic`, a non-partitioned topic or one partition (ask each
+  // partition of a partitioned topic on its own: invalid_argument for its base name). Reading it
+  // changes nothing. not_found when the topic or the subscription does not exist.
+  SubscriptionCursor cursor(std::string_view topic, std::string_view subscription);
 
  private:
   std::shared_ptr<detail::AdminBackend> backend_;

@@ -6,6 +6,7 @@
 #include "reconsume/clock.hpp"
 #include "reconsume/consumer.hpp"
 #include "reconsume/consumer_config.hpp"
+#include "reconsume/dead_letters.hpp"
 #include "reconsume/error.hpp"
 #include "reconsume/message.hpp"
 #include "reconsume/producer.hpp"

@@ -2,6 +2,8 @@
 
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
+#include <charconv>
+#include <optional>
 
 #include "reconsume/error.hpp"
 
@@ -40,6 +42,44 @@ void addBacklogs(const boost::json::object& stats, std::string_view what, std::s
     }
     backlogs[std::string(name)] += backlog;
   }
+}
+
+// "ledger:entry" (entry may be -1); nothing for anything else.
+std::optional<MessageId> parsePosition(std::string_view text, int partition) {
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  std::int64_t ledger = 0, entry = 0;
+  auto number = [](std::string_view digits, std::int64_t& out) {
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), out);
+    return ec == std::errc() && end == digits.data() + digits.size() && !digits.empty();
+  };
+  if (!number(text.substr(0, colon), ledger) || !number(text.substr(colon + 1), entry)) {
+    return std::nullopt;
+  }
+  return MessageId(ledger, entry, partition);
+}
+
+// "[(3:4..3:7], (3:9..3:12]]" → the ranges; nothing when malformed. "[]" is no range.
+std::optional<std::vector<AcknowledgedRange>> parseRanges(std::string_view text, int partition) {
+  std::vector<AcknowledgedRange> ranges;
+  if (text.size() < 2 || text.front() != '[' || text.back() != ']') return std::nullopt;
+  std::string_view rest = text.substr(1, text.size() - 2);
+  while (!rest.empty()) {
+    while (!rest.empty() && (rest.front() == ' ' || rest.front() == ',')) rest.remove_prefix(1);
+    if (rest.empty()) break;
+    if (rest.front() != '(') return std::nullopt;
+    auto dots = rest.find("..");
+    auto close = rest.find(']');
+    if (dots == std::string_view::npos || close == std::string_view::npos || close < dots) {
+      return std::nullopt;
+    }
+    auto after = parsePosition(rest.substr(1, dots - 1), partition);
+    auto upTo = parsePosition(rest.substr(dots + 2, close - dots - 2), partition);
+    if (!after || !upTo) return std::nullopt;
+    ranges.push_back({*after, *upTo});
+    rest.remove_prefix(close + 1);
+  }
+  return ranges;
 }
 
 }  // namespace
@@ -84,6 +124,34 @@ void addPartitionedSubscriptionBacklogs(std::string_view body, std::string_view 
     if (!stats.is_object()) unexpected(what, body, "a partition's stats are not an object");
     addBacklogs(stats.as_object(), what, body, backlogs);
   }
+}
+
+bool parseCursor(std::string_view body, std::string_view what, std::string_view subscription,
+                 int partition, SubscriptionCursor& cursor) {
+  boost::json::value value = parse(body, what);
+  if (!value.is_object()) unexpected(what, body, "not an object");
+  const auto* cursors = value.as_object().if_contains("cursors");
+  if (cursors == nullptr) return false;  // left out when the topic has none
+  if (!cursors->is_object()) unexpected(what, body, "\"cursors\" is not an object");
+  const auto* stats = cursors->as_object().if_contains(subscription);
+  if (stats == nullptr) return false;
+  if (!stats->is_object()) unexpected(what, body, "a cursor's stats are not an object");
+  const auto& fields = stats->as_object();
+  const auto* markDelete = fields.if_contains("markDeletePosition");
+  if (markDelete == nullptr || !markDelete->is_string()) {
+    unexpected(what, body, "the cursor has no markDeletePosition");
+  }
+  auto position = parsePosition(markDelete->as_string(), partition);
+  if (!position) unexpected(what, body, "markDeletePosition is not ledger:entry");
+  cursor.markDeletePosition = *position;
+  cursor.acknowledgedRanges.clear();
+  if (const auto* deleted = fields.if_contains("individuallyDeletedMessages")) {
+    if (!deleted->is_string()) unexpected(what, body, "individuallyDeletedMessages is not text");
+    auto ranges = parseRanges(deleted->as_string(), partition);
+    if (!ranges) unexpected(what, body, "individuallyDeletedMessages is not a list of ranges");
+    cursor.acknowledgedRanges = std::move(*ranges);
+  }
+  return true;
 }
 
 }  // namespace reconsume::detail::http

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "reconsume/admin.hpp"
+
 namespace reconsume::detail::http {
 
 // GET .../partitions: {"partitions": n, ...} → n.
@@ -24,5 +26,11 @@ void addSubscriptionBacklogs(std::string_view body, std::string_view what,
 // GET .../partitioned-stats?perPartition=true: the same, summed over "partitions".
 void addPartitionedSubscriptionBacklogs(std::string_view body, std::string_view what,
                                         std::map<std::string, std::int64_t>& backlogs);
+
+// GET .../internalStats: the cursor of `subscription` ("cursors" → name → markDeletePosition
+// "ledger:entry" and individuallyDeletedMessages "[(l:e..l:e], ...]"), its ids carrying
+// `partition`. False when the topic has no such cursor.
+bool parseCursor(std::string_view body, std::string_view what, std::string_view subscription,
+                 int partition, SubscriptionCursor& cursor);
 
 }  // namespace reconsume::detail::http

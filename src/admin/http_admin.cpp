@@ -90,6 +90,26 @@ class HttpAdmin final : public AdminBackend {
     return result;  // by name: std::map keeps them sorted
   }
 
+  SubscriptionCursor cursor(const std::string& topic, const std::string& subscription) override {
+    TopicName name = TopicName::parse(topic);
+    if (name.partition() < 0) {
+      if (int count = partitions(topic); count > 0) {
+        throw Error(errc::invalid_argument,
+                    "topic " + topic + " is partitioned (" + std::to_string(count) +
+                        " partitions): ask for the cursor of each partition");
+      }
+    }
+    // internalStats is Pulsar's ManagedLedger view: the cursors' positions, not just counts.
+    std::string path = http::topicPath(name, "/internalStats");
+    SubscriptionCursor cursor;
+    if (!http::parseCursor(call(verb::get, path), "GET " + path, subscription, name.partition(),
+                           cursor)) {
+      throw Error(errc::not_found,
+                  "topic " + topic + " has no subscription '" + subscription + "'");
+    }
+    return cursor;
+  }
+
  private:
   // Sends one request; throws Error when no HTTP answer came (transport failure, timeout).
   http::Response send(verb method, const std::string& path, std::string body = {}) const {

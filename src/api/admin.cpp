@@ -8,6 +8,23 @@ namespace reconsume {
 
 using detail::stateOf;
 
+namespace {
+
+// Cursor positions are entries: the batch index and the partition do not take part.
+bool entryBefore(const MessageId& a, const MessageId& b) {
+  return a.ledger() < b.ledger() || (a.ledger() == b.ledger() && a.entry() < b.entry());
+}
+
+}  // namespace
+
+bool SubscriptionCursor::isAcknowledged(const MessageId& id) const {
+  if (!entryBefore(markDeletePosition, id)) return true;
+  for (const auto& range : acknowledgedRanges) {
+    if (entryBefore(range.after, id) && !entryBefore(range.upTo, id)) return true;
+  }
+  return false;
+}
+
 Admin Admin::connect(std::string_view url, AdminOptions options) {
   auto parsed = detail::ServiceUrl::parse(url);
   Admin admin;
@@ -62,6 +79,15 @@ std::int64_t Admin::backlog(std::string_view topic, std::string_view subscriptio
   }
   throw Error(errc::not_found, "topic '" + std::string(topic) + "' has no subscription '" +
                                    std::string(subscription) + "'");
+}
+
+SubscriptionCursor Admin::cursor(std::string_view topic, std::string_view subscription) {
+  if (subscription.empty()) {
+    throw Error(errc::invalid_argument,
+                "the subscription name is empty (cursor of topic '" + std::string(topic) + "')");
+  }
+  return stateOf(backend_, "Admin")
+      .cursor(detail::canonicalTopic(topic), std::string(subscription));
 }
 
 }  // namespace reconsume

@@ -20,6 +20,8 @@ class AdminBackend {
   virtual void terminateTopic(const std::string& topic) = 0;
   virtual void deleteTopic(const std::string& topic) = 0;
   virtual std::vector<SubscriptionStats> subscriptions(const std::string& topic) = 0;
+  // A non-partitioned topic or one partition; see Admin::cursor.
+  virtual SubscriptionCursor cursor(const std::string& topic, const std::string& subscription) = 0;
 };
 
 }  // namespace reconsume::detail

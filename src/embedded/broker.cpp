@@ -138,4 +138,23 @@ Status Broker::subscriptions(const std::string& name, std::vector<SubscriptionSt
   return {};
 }
 
+Status Broker::cursor(const std::string& name, const std::string& subscription,
+                      SubscriptionCursor& out) const {
+  std::shared_ptr<Topic> topic;
+  {
+    std::lock_guard lock(mutex_);
+    if (auto partitioned = partitioned_.find(name); partitioned != partitioned_.end()) {
+      return Status(errc::invalid_argument,
+                    "topic " + name + " is partitioned (" + std::to_string(partitioned->second) +
+                        " partitions): ask for the cursor of each partition");
+    }
+    auto found = topics_.find(name);
+    if (found == topics_.end()) {
+      return Status(errc::not_found, "topic " + name + " does not exist on " + describe());
+    }
+    topic = found->second;
+  }
+  return topic->cursor(subscription, out);
+}
+
 }  // namespace reconsume::detail::embedded

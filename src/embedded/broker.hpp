@@ -50,6 +50,9 @@ class Broker {
   Status terminateTopic(const std::string& name);
   Status deleteTopic(const std::string& name);
   Status subscriptions(const std::string& name, std::vector<SubscriptionStats>& stats) const;
+  // A non-partitioned topic or one partition (invalid_argument for a partitioned base name).
+  Status cursor(const std::string& name, const std::string& subscription,
+                SubscriptionCursor& out) const;
 
  private:
   std::shared_ptr<Topic> createTopic(const std::string& name);  // the mutex is held

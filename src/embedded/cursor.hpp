@@ -60,6 +60,11 @@ class Cursor {
     std::int64_t entry = markDelete_;
     for (auto& slot : window_) fn(entry++, slot);
   }
+  template <typename Fn>
+  void forEachSlot(Fn&& fn) const {
+    std::int64_t entry = markDelete_;
+    for (const auto& slot : window_) fn(entry++, slot);
+  }
 
  private:
   std::int64_t markDelete_;

@@ -29,6 +29,11 @@ class EmbeddedAdmin final : public AdminBackend {
     broker_->subscriptions(checked(topic), stats).raiseIfFailed();
     return stats;
   }
+  SubscriptionCursor cursor(const std::string& topic, const std::string& subscription) override {
+    SubscriptionCursor cursor;
+    broker_->cursor(checked(topic), subscription, cursor).raiseIfFailed();
+    return cursor;
+  }
 
  private:
   // Throws invalid_argument naming a malformed name.

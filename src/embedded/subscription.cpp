@@ -36,6 +36,30 @@ std::int64_t Subscription::backlog() const {
   return cursor_.backlog(topic_.ledger().end());
 }
 
+SubscriptionCursor Subscription::acknowledged(std::int64_t ledgerId, int partition) const {
+  SubscriptionCursor out;
+  out.markDeletePosition = MessageId(ledgerId, cursor_.markDelete() - 1, partition);
+  // Runs of acknowledged slots beyond the mark-delete position become (before..last] ranges.
+  std::optional<std::int64_t> runStart;
+  std::int64_t last = cursor_.markDelete() - 1;
+  auto closeRun = [&] {
+    if (!runStart) return;
+    out.acknowledgedRanges.push_back(
+        {MessageId(ledgerId, *runStart - 1, partition), MessageId(ledgerId, last, partition)});
+    runStart.reset();
+  };
+  cursor_.forEachSlot([&](std::int64_t entry, const EntrySlot& slot) {
+    if (slot.state == EntryState::acked) {
+      if (!runStart) runStart = entry;
+      last = entry;
+    } else {
+      closeRun();
+    }
+  });
+  closeRun();
+  return out;
+}
+
 bool Subscription::singleActive() const {
   return type_ == SubscriptionType::exclusive || type_ == SubscriptionType::failover;
 }

@@ -24,6 +24,7 @@
 #include "embedded/cursor.hpp"
 #include "embedded/delayed_delivery.hpp"
 #include "embedded/dispatcher.hpp"
+#include "reconsume/admin.hpp"
 
 namespace reconsume::detail::embedded {
 
@@ -43,6 +44,8 @@ class Subscription : public std::enable_shared_from_this<Subscription> {
   std::size_t consumerCount() const { return consumers_.size(); }
   std::int64_t markDelete() const { return cursor_.markDelete(); }
   std::int64_t backlog() const;
+  // What is acknowledged, in Pulsar's terms (Admin::cursor); ids carry `ledgerId`, `partition`.
+  SubscriptionCursor acknowledged(std::int64_t ledgerId, int partition) const;
 
   // Adds a consumer (with its permits already set); a broker_error Status when the type rules
   // refuse it. Delivers what it may receive at once.

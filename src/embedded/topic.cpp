@@ -233,6 +233,17 @@ std::vector<SubscriptionStats> Topic::subscriptionStats() const {
   return stats;
 }
 
+Status Topic::cursor(const std::string& subscription, SubscriptionCursor& out) const {
+  TopicLock lock(mutex_);
+  auto found = subscriptions_.find(subscription);
+  if (found == subscriptions_.end()) {
+    return Status(errc::not_found,
+                  "topic " + name_ + " has no subscription '" + subscription + "'");
+  }
+  out = found->second->acknowledged(ledger_.id(), partition_);
+  return {};
+}
+
 void Topic::markDeleted() {
   TopicLock lock(mutex_);
   deleted_ = true;

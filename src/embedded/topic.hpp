@@ -67,6 +67,8 @@ class Topic : public std::enable_shared_from_this<Topic> {
   // Producers and consumers attached.
   std::pair<std::size_t, std::size_t> attachments() const;
   std::vector<SubscriptionStats> subscriptionStats() const;
+  // not_found when the subscription does not exist.
+  Status cursor(const std::string& subscription, SubscriptionCursor& out) const;
   // The topic was deleted: its subscriptions stop their timers.
   void markDeleted();
 

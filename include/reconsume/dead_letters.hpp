@@ -1,0 +1,262 @@
+// Dead-letter inspection (SPEC.md §4): list, show, stats, export, replay and purge the dead
+// letters of a dead-letter topic. An optional layer built on the public API only (Client, Reader,
+// Consumer, Producer, Admin), so it behaves the same on every backend.
+//
+// Which dead letters exist: the messages of the topic that the dead-letter subscription
+// (DeadLetterQueueOptions::subscription, default "reconsume-dlq", the one the dead-letter producer
+// creates) has not acknowledged.
+//
+// Reading is non-destructive. scan, list, show, stats, exportJson and a dry-run replay or purge
+// read the topic with a Reader, starting after the subscription's mark-delete position, and skip
+// what the subscription acknowledged beyond it as the broker reports it (Admin::cursor). The
+// subscription is left exactly as it was: no acknowledgement, no redelivery (so no redelivery
+// count changes), no cursor move. A topic without that subscription — the Java client's
+// dead-letter producer creates none unless told to — is read whole: every message in it counts,
+// and warnings() says so. A partitioned topic is read partition by partition, each in the order
+// stored.
+//
+// replay and purge act through a consumer on the dead-letter subscription (Shared; if the
+// subscription does not exist it is created at the earliest message). First a scan picks the
+// matching dead letters; then the consumer receives until it has seen each of them. A picked dead
+// letter is acknowledged (purge), or republished and acknowledged only once the broker confirmed
+// the republish (replay). Every other message the consumer receives is left unacknowledged and
+// returns to the subscription when the consumer closes at the end of the call. So a replay killed
+// half-way loses nothing: what was not confirmed is still in the dead-letter topic, and what was
+// confirmed but not yet acknowledged is in both (at least once, never lost). Dead letters that
+// arrive after the scan are not touched.
+//
+// Replay rewrites the properties (SPEC.md §4): RECONSUMETIMES and RECONSUME_LEVEL are removed (the
+// count and the level start again), as are DEAD_LETTER_CAUSE, DELAY_TIME and RECONSUME_REASON (the
+// history keeps every reason); REAL_TOPIC, ORIGIN_MESSAGE_ID, ORIGIN_MESSAGE_IDY_TIME,
+// RECONSUME_HISTORY, FIRST_FAILURE_TIME and every other property are kept; REPLAY_COUNT becomes the
+// previous value + 1 (a value that is not a number counts as 0) and REPLAYED_AT the clock's time in
+// epoch ms. Payload, key (with its base64 flag), ordering key and event time are kept. A dead
+// letter that fails again after a replay comes back carrying its REPLAY_COUNT, so a second replay
+// shows as the second.
+//
+// Limits, stated rather than hidden: a message of a batch entry counts as acknowledged only once
+// the whole entry is (the broker reports acknowledgements per entry; the dead-letter producers of
+// this library and of the Java client do not batch). replay and purge hold the non-matching
+// messages that come before the last picked one unacknowledged while they run; Pulsar stops
+// delivering to a consumer holding maxUnackedMessagesPerConsumer (default 50,000) of them, and
+// picked dead letters beyond that are reported as missing.
+//
+// Thread safety: one call at a time per DeadLetterQueue (use one object per thread); different
+// objects may be used at once. Visitors and progress callbacks run on the calling thread, with no
+// lock of the library held.
+// Errors: bad input (a filter value, a rate, an option) is Error(errc::invalid_argument) naming the
+// value, thrown before anything is read or changed; a topic that does not exist is
+// Error(errc::not_found) naming it; connection and broker failures are thrown as they come. A
+// replay or purge that fails half-way does not throw: its result says what was done, what failed
+// and why.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reconsume/admin.hpp"
+#include "reconsume/client.hpp"
+#include "reconsume/clock.hpp"
+#include "reconsume/message.hpp"
+
+namespace reconsume {
+
+// One entry of RECONSUME_HISTORY (SPEC.md §2).
+struct DeadLetterHop {
+  int count{0};                              // "n": RECONSUMETIMES after that hop
+  std::chrono::system_clock::time_point at;  // "at"
+  std::chrono::milliseconds delay{0};        // "delay" (0 for the hop to the dead-letter topic)
+  std::string reason;                        // "reason" ("" when none was given)
+};
+
+// A dead letter as stored, with the retry properties of SPEC.md §2 decoded. Messages written by the
+// Java or Go client (none of our keys) decode with cause "unknown", no reason and no history.
+struct DeadLetter {
+  Message message;  // id, topic (partition), payload, key, properties, publish time
+
+  std::string cause;   // DEAD_LETTER_CAUSE ("exhausted", "explicit"); "unknown" when absent
+  std::string reason;  // RECONSUME_REASON, else the newest history entry's reason, else ""
+  std::optional<std::string> originTopic;      // REAL_TOPIC
+  std::optional<std::string> originMessageId;  // ORIGIN_MESSAGE_ID (or ORIGIN_MESSAGE_IDY_TIME)
+  int reconsumeTimes{0};                       // RECONSUMETIMES (0 when absent or not a number)
+  int replayCount{0};                          // REPLAY_COUNT: how often it was replayed before
+  std::optional<std::chrono::system_clock::time_point> firstFailure;  // FIRST_FAILURE_TIME
+  std::optional<std::chrono::system_clock::time_point> replayedAt;    // REPLAYED_AT (the last)
+  std::vector<DeadLetterHop> history;  // RECONSUME_HISTORY, oldest first; empty when malformed
+  // Carries any retry property of SPEC.md §2 (ours or the Java and Go clients').
+  bool hasRetryProperties{false};
+
+  MessageId id() const { return message.id(); }
+  // When it was dead-lettered: the publish time of the stored message.
+  std::chrono::system_clock::time_point deadLetteredAt() const { return message.publishTime(); }
+  // now − deadLetteredAt(), never negative.
+  std::chrono::milliseconds age(std::chrono::system_clock::time_point now) const;
+
+  static DeadLetter from(const Message& message);
+};
+
+// Which dead letters a call is about. Every field that is set must match (and); unset fields match
+// everything.
+struct DeadLetterFilter {
+  std::optional<std::string> cause;   // "exhausted", "explicit" or "unknown"
+  std::optional<std::string> reason;  // ECMAScript regular expression, found anywhere in `reason`
+  std::optional<std::string> origin;  // REAL_TOPIC, compared as canonical names ("orders" works)
+  std::optional<std::string> key;     // the partition key, exactly
+  std::optional<std::chrono::milliseconds> olderThan;  // age > olderThan
+  std::optional<std::chrono::milliseconds> newerThan;  // age < newerThan
+  std::vector<MessageId> ids;                          // one of these (empty: any id)
+
+  bool empty() const {
+    return !cause && !reason && !origin && !key && !olderThan && !newerThan && ids.empty();
+  }
+};
+
+struct DeadLetterQueueOptions {
+  std::string subscription{"reconsume-dlq"};
+  // Ages, REPLAYED_AT and the replay rate run on it; null: the client's clock.
+  std::shared_ptr<Clock> clock;
+  // How long (real time) to wait for a message the broker says is there, and for a picked dead
+  // letter during replay and purge before it counts as missing.
+  std::chrono::milliseconds readTimeout{10'000};
+};
+
+// Counts by age: <1m, <10m, <1h, <6h, <1d, <7d, older.
+struct AgeBucket {
+  std::string label;                               // "<1m" ... "older"
+  std::optional<std::chrono::milliseconds> below;  // the bucket's upper bound; none for "older"
+  std::size_t count{0};
+};
+
+struct DeadLetterStats {
+  std::size_t count{0};
+  std::uint64_t payloadBytes{0};
+  std::map<std::string, std::size_t> byCause;   // "exhausted", "explicit", "unknown", ...
+  std::map<std::string, std::size_t> byOrigin;  // REAL_TOPIC; "" for dead letters without one
+  std::map<std::string, std::size_t> byReason;  // exact reason text; "" for none
+  std::vector<AgeBucket> ages;                  // every bucket, also the empty ones
+  std::optional<std::chrono::system_clock::time_point> oldest, newest;  // dead-lettered at
+  std::size_t replayedBefore{0};                                        // with REPLAY_COUNT > 0
+};
+
+enum class ReplayOutcome {
+  planned,       // dry run: would be replayed
+  replayed,      // republished, confirmed, acknowledged on the dead-letter subscription
+  skipped,       // no destination (no REAL_TOPIC and no ReplayOptions::to): left in place
+  failed,        // the republish or the acknowledgement failed: still in the dead-letter topic
+  missing,       // gone before the consumer received it (acknowledged by someone else)
+  notAttempted,  // the replay stopped at an earlier failure
+};
+std::string_view toString(ReplayOutcome outcome);
+
+struct ReplayItem {
+  MessageId deadLetterId;
+  std::string destination;         // "" when skipped
+  std::optional<MessageId> newId;  // replayed (also set when only the acknowledgement failed)
+  ReplayOutcome outcome{ReplayOutcome::planned};
+  std::string error;  // failed
+};
+
+struct ReplayProgress {
+  std::size_t total{0};      // picked dead letters that have a destination
+  std::size_t confirmed{0};  // republished and acknowledged so far
+  std::size_t failed{0};
+  std::chrono::milliseconds elapsed{0};  // on the queue's clock, since the replay started
+};
+
+struct ReplayOptions {
+  DeadLetterFilter filter;
+  // Every picked dead letter goes there; none: each to its own REAL_TOPIC.
+  std::optional<std::string> to;
+  // Republishes per second (> 0), paced on the queue's clock with a token bucket of one token;
+  // none: as fast as the broker confirms.
+  std::optional<double> ratePerSecond;
+  std::optional<std::size_t> limit;  // at most this many (> 0)
+  bool dryRun{false};                // pick and report, change nothing
+  std::size_t maxInFlight{100};      // republishes awaiting confirmation at once (> 0)
+  // Called on the calling thread after each republish is started and once at the end.
+  std::function<void(const ReplayProgress&)> onProgress;
+};
+
+struct ReplayResult {
+  std::size_t matched{0};  // picked by the scan
+  std::size_t replayed{0};
+  std::size_t skipped{0};
+  std::size_t failed{0};
+  std::size_t missing{0};
+  std::size_t notAttempted{0};
+  std::vector<ReplayItem> items;  // one per picked dead letter, in the order picked
+  std::string error;              // the first failure, "" when none
+  std::chrono::milliseconds elapsed{0};
+  bool dryRun{false};
+};
+
+struct PurgeOptions {
+  DeadLetterFilter filter;
+  std::optional<std::size_t> limit;  // at most this many (> 0)
+  bool dryRun{false};
+};
+
+struct PurgeResult {
+  std::size_t matched{0};
+  std::size_t purged{0};
+  std::size_t failed{0};
+  std::size_t missing{0};
+  std::vector<MessageId> purgedIds;  // dry run: the ids that would be purged
+  std::string error;
+  bool dryRun{false};
+};
+
+namespace detail {
+struct DeadLetterQueueState;
+}
+
+class DeadLetterQueue {
+ public:
+  // `topic`: the dead-letter topic (short names are completed as everywhere). Throws
+  // invalid_argument for a bad topic name or option, not_found naming the topic when it does not
+  // exist. A name that does not end in "-DLQ" is accepted with a warning.
+  DeadLetterQueue(Client client, Admin admin, std::string_view topic,
+                  DeadLetterQueueOptions options = {});
+
+  const std::string& topic() const;  // canonical
+  const std::string& subscription() const;
+  // What the user should know, collected so far: a name that does not end in "-DLQ", a topic
+  // without the dead-letter subscription, messages that carry no retry property at all.
+  std::vector<std::string> warnings() const;
+
+  // Calls `visit` for each matching dead letter, partition by partition, oldest first, until it
+  // returns false. Returns how many it was called for.
+  std::size_t scan(const DeadLetterFilter& filter,
+                   const std::function<bool(const DeadLetter&)>& visit);
+  std::vector<DeadLetter> list(const DeadLetterFilter& filter = {},
+                               std::optional<std::size_t> limit = {});
+  // The dead letter with this id; not_found naming the id when there is none.
+  DeadLetter show(const MessageId& id);
+  DeadLetterStats stats(const DeadLetterFilter& filter = {});
+  // Writes each matching dead letter as one line of toJson(); returns how many.
+  std::size_t exportJson(std::ostream& out, const DeadLetterFilter& filter = {});
+  ReplayResult replay(const ReplayOptions& options = {});
+  PurgeResult purge(const PurgeOptions& options);
+
+  // One JSON object, no line break: "id", "topic", "publishTime" (epoch ms), "publishTimeUtc"
+  // (ISO 8601), "eventTime" (ms or null), "key" (null when none), "keyIsBase64", "orderingKey"
+  // (UTF-8 text; "orderingKeyBase64" instead when it is not valid UTF-8), "producerName",
+  // "cause", "reason", "originTopic", "originMessageId", "reconsumeTimes", "replayCount",
+  // "properties" (every property), "payloadSize", "payloadEncoding" ("utf-8" or "base64") and
+  // "payload" (the text, or base64 when the payload is not valid UTF-8).
+  static std::string toJson(const DeadLetter& deadLetter);
+
+ private:
+  std::shared_ptr<detail::DeadLetterQueueState> state_;
+};
+
+}  // namespace reconsume

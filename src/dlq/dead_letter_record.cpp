@@ -1,0 +1,139 @@
+#include "dlq/dead_letter_record.hpp"
+
+#include <array>
+#include <boost/json/parse.hpp>
+#include <boost/json/value.hpp>
+#include <limits>
+
+#include "retry/property_keys.hpp"
+#include "retry/routing.hpp"
+
+namespace reconsume {
+namespace dlq {
+namespace {
+
+namespace keys = retry::keys;
+
+using TimePoint = std::chrono::system_clock::time_point;
+
+// Java's own key beside the shared ones (tests/interop/README.md).
+constexpr std::string_view kRealSubscription = "REAL_SUBSCRIPTION";
+
+constexpr std::array<std::string_view, 13> kRetryKeys{
+    keys::reconsumeTimes,
+    keys::delayTime,
+    keys::realTopic,
+    keys::originMessageId,
+    keys::originMessageIdLegacy,
+    keys::reconsumeLevel,
+    keys::reconsumeReason,
+    keys::firstFailureTime,
+    keys::reconsumeHistory,
+    keys::deadLetterCause,
+    keys::replayCount,
+    keys::replayedAt,
+    kRealSubscription,
+};
+
+std::int64_t integerField(const boost::json::object& object, std::string_view key) {
+  const auto* value = object.if_contains(key);
+  if (value == nullptr) return 0;
+  if (value->is_int64()) return value->as_int64();
+  if (value->is_uint64()) {
+    auto v = value->as_uint64();
+    return v > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+               ? std::numeric_limits<std::int64_t>::max()
+               : static_cast<std::int64_t>(v);
+  }
+  return 0;
+}
+
+int clampToInt(std::int64_t value) {
+  return value > std::numeric_limits<int>::max() ? std::numeric_limits<int>::max()
+                                                 : static_cast<int>(value);
+}
+
+// A count property: absent or not a plain non-negative number reads as 0.
+int countOf(const Message& message, std::string_view key) {
+  auto text = message.property(key);
+  if (!text) return 0;
+  auto value = retry::parsePropertyCount(*text);
+  return value ? clampToInt(*value) : 0;
+}
+
+std::optional<TimePoint> timeOf(const Message& message, std::string_view key) {
+  auto text = message.property(key);
+  if (!text) return std::nullopt;
+  auto ms = retry::parsePropertyCount(*text);
+  if (!ms) return std::nullopt;
+  return TimePoint(std::chrono::milliseconds(*ms));
+}
+
+}  // namespace
+
+std::vector<DeadLetterHop> parseHistory(std::string_view text) {
+  boost::system::error_code ec;
+  boost::json::value value = boost::json::parse(text, ec);
+  std::vector<DeadLetterHop> hops;
+  if (ec || !value.is_array()) return hops;
+  for (const auto& element : value.as_array()) {
+    if (!element.is_object()) return {};
+    const auto& object = element.as_object();
+    DeadLetterHop hop;
+    hop.count = clampToInt(integerField(object, "n"));
+    hop.at = TimePoint(std::chrono::milliseconds(integerField(object, "at")));
+    hop.delay = std::chrono::milliseconds(integerField(object, "delay"));
+    if (const auto* reason = object.if_contains("reason"); reason && reason->is_string()) {
+      hop.reason = std::string(reason->as_string());
+    }
+    hops.push_back(std::move(hop));
+  }
+  return hops;
+}
+
+bool isRetryProperty(std::string_view key) {
+  for (auto known : kRetryKeys) {
+    if (key == known) return true;
+  }
+  return false;
+}
+
+}  // namespace dlq
+
+std::chrono::milliseconds DeadLetter::age(std::chrono::system_clock::time_point now) const {
+  auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - deadLetteredAt());
+  return std::max(age, std::chrono::milliseconds(0));
+}
+
+DeadLetter DeadLetter::from(const Message& message) {
+  namespace keys = retry::keys;
+  DeadLetter letter;
+  letter.message = message;
+  auto cause = message.property(keys::deadLetterCause);
+  letter.cause = cause && !cause->empty() ? *cause : "unknown";
+  letter.originTopic = message.property(keys::realTopic);
+  letter.originMessageId = message.property(keys::originMessageId);
+  if (!letter.originMessageId)
+    letter.originMessageId = message.property(keys::originMessageIdLegacy);
+  letter.reconsumeTimes = dlq::countOf(message, keys::reconsumeTimes);
+  letter.replayCount = dlq::countOf(message, keys::replayCount);
+  letter.firstFailure = dlq::timeOf(message, keys::firstFailureTime);
+  letter.replayedAt = dlq::timeOf(message, keys::replayedAt);
+  if (auto history = message.property(keys::reconsumeHistory)) {
+    letter.history = dlq::parseHistory(*history);
+  }
+  if (auto reason = message.property(keys::reconsumeReason)) {
+    letter.reason = *reason;
+  } else if (!letter.history.empty()) {
+    letter.reason = letter.history.back().reason;
+  }
+  for (const auto& [key, value] : message.properties()) {
+    if (dlq::isRetryProperty(key)) {
+      letter.hasRetryProperties = true;
+      break;
+    }
+  }
+  return letter;
+}
+
+}  // namespace reconsume

@@ -1,0 +1,114 @@
+// `reconsume dlq <verb>`: the CLI11 wiring of the dead-letter verbs.
+#include <iostream>
+
+#include "commands.hpp"
+#include "dlq_verbs.hpp"
+
+namespace reconsume::tools {
+namespace {
+
+const char* const kFooter =
+    "Exit codes: 0 done, 1 the operation failed, 2 bad input (nothing was changed).";
+
+struct VerbState {
+  DlqOptions options;
+  std::string id;
+  std::string output;
+  ReplayText replay;
+  PurgeText purge;
+};
+
+CLI::App* verb(CLI::App& dlq, const char* name, const char* description, VerbState& state,
+               bool filters) {
+  auto* command = dlq.add_subcommand(name, description);
+  command->footer(kFooter);
+  if (filters) {
+    addFilterOptions(*command, state.options.filter);
+  }
+  return command;
+}
+
+}  // namespace
+
+void addDlqCommand(CLI::App& app, int& exitCode, std::ostream& out, std::ostream& err) {
+  auto* dlq = app.add_subcommand(
+      "dlq", "Inspect, replay and purge the dead letters of a dead-letter topic");
+  dlq->require_subcommand(1);
+  dlq->footer(kFooter);
+  auto state = std::make_shared<VerbState>();
+  auto& options = state->options;
+
+  auto* list = verb(*dlq, "list", "List the dead letters (changes nothing)", *state, true);
+  list->add_option("--limit", options.limit, "At most this many");
+  addConnectionOptions(*list, options);
+  list->callback([state, &exitCode, &out, &err] { exitCode = runList(state->options, out, err); });
+
+  auto* show = verb(*dlq, "show", "Show one dead letter in full", *state, false);
+  addConnectionOptions(*show, options);
+  show->add_option("id", state->id, "Its message id, ledger:entry:partition[:batch]")->required();
+  show->callback(
+      [state, &exitCode, &out, &err] { exitCode = runShow(state->options, state->id, out, err); });
+
+  auto* stats = verb(*dlq, "stats", "Counts by cause, origin, reason and age", *state, true);
+  addConnectionOptions(*stats, options);
+  stats->callback(
+      [state, &exitCode, &out, &err] { exitCode = runStats(state->options, out, err); });
+
+  auto* exporter = verb(*dlq, "export",
+                        "Write the dead letters as JSON lines: every property, the payload as "
+                        "UTF-8 text or base64",
+                        *state, true);
+  exporter->add_option("--limit", options.limit, "At most this many");
+  exporter->add_option("-o,--output", state->output, "Write to this file instead of stdout");
+  addConnectionOptions(*exporter, options);
+  exporter->callback([state, &exitCode, &out, &err] {
+    exitCode = runExport(state->options, state->output, out, err);
+  });
+
+  auto* replay = verb(*dlq, "replay",
+                      "Republish dead letters to their original topic (or --to), then "
+                      "acknowledge them",
+                      *state, true);
+  replay->add_option("--to", state->replay.to, "Republish here instead of each REAL_TOPIC");
+  replay->add_option("--rate", state->replay.rate, "At most this many per second (e.g. 200/s)");
+  replay->add_option("--limit", options.limit, "At most this many");
+  replay->add_flag("--dry-run", state->replay.dryRun,
+                   "Show what would be replayed; change nothing");
+  addConnectionOptions(*replay, options);
+  replay->callback([state, &exitCode, &out, &err] {
+    exitCode = runReplay(state->options, state->replay, out, err);
+  });
+
+  auto* purge = verb(*dlq, "purge", "Acknowledge (delete) dead letters", *state, true);
+  purge->add_option("--limit", options.limit, "At most this many");
+  purge->add_flag("--dry-run", state->purge.dryRun, "Show what would be purged; change nothing");
+  purge->add_flag("--all", state->purge.all, "Purge every dead letter when no filter is given");
+  addConnectionOptions(*purge, options);
+  purge->callback([state, &exitCode, &out, &err] {
+    exitCode = runPurge(state->options, state->purge, out, err);
+  });
+}
+
+void addDlqCommand(CLI::App& app, int& exitCode) {
+  addDlqCommand(app, exitCode, std::cout, std::cerr);
+}
+
+int runDlqCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"reconsume"};
+  app.require_subcommand(1);
+  int exitCode = kExitOk;
+  addDlqCommand(app, exitCode, out, err);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
+  try {
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitOk;
+  } catch (const CLI::ParseError& e) {
+    err << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  }
+  return exitCode;
+}
+
+}  // namespace reconsume::tools

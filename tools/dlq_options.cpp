@@ -1,0 +1,164 @@
+#include "dlq_options.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "common/duration.hpp"
+#include "common/service_url.hpp"
+#include "dlq/filter.hpp"
+
+namespace reconsume::tools {
+namespace {
+
+[[noreturn]] void bad(const std::string& option, const std::string& value, const std::string& why) {
+  throw Error(errc::invalid_argument, option + " '" + value + "' is invalid: " + why);
+}
+
+std::optional<std::chrono::milliseconds> durationOption(const std::string& option,
+                                                        const std::string& value) {
+  if (value.empty()) return std::nullopt;
+  std::string problem;
+  auto parsed = detail::tryParseDuration(value, &problem);
+  if (!parsed) bad(option, value, problem + " (a duration such as 30s, 10m, 2h, 7d)");
+  return parsed;
+}
+
+std::string trimmed(std::string text) {
+  auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+  while (!text.empty() && isSpace(text.back())) text.pop_back();
+  std::size_t start = 0;
+  while (start < text.size() && isSpace(text[start])) ++start;
+  return text.substr(start);
+}
+
+}  // namespace
+
+void addConnectionOptions(CLI::App& command, DlqOptions& options) {
+  command.add_option("--url", options.url, "Service URL (pulsar://, pulsar+ssl://, embedded://)")
+      ->capture_default_str();
+  command.add_option("--admin-url", options.adminUrl,
+                     "Admin URL (default: http://<host>:8080, https://<host>:8443 for TLS)");
+  command
+      .add_option("--subscription", options.subscription,
+                  "The dead-letter subscription: what it has not acknowledged is a dead letter")
+      ->capture_default_str();
+  command.add_option("--token", options.token, "Authentication token");
+  command.add_option("--token-file", options.tokenFile, "File holding the authentication token");
+  command.add_option("--tls-ca", options.tlsCa, "PEM file of the CAs to trust");
+  command
+      .add_option("--timeout", options.timeout,
+                  "Wait at most this long for a message the broker reports")
+      ->capture_default_str();
+  command.add_flag("--json", options.json, "Machine-readable output (JSON)");
+  command.add_option("topic", options.topic, "The dead-letter topic")->required();
+}
+
+void addFilterOptions(CLI::App& command, FilterText& filter) {
+  command.add_option("--cause", filter.cause, "exhausted | explicit | unknown");
+  command.add_option("--reason", filter.reason, "Regular expression (ECMAScript) on the reason");
+  command.add_option("--origin", filter.origin, "Original topic (REAL_TOPIC)");
+  command.add_option("--key", filter.key, "Partition key");
+  command.add_option("--older-than", filter.olderThan, "Dead-lettered longer ago than (e.g. 1h)");
+  command.add_option("--newer-than", filter.newerThan,
+                     "Dead-lettered more recently than (e.g. 10m)");
+  command.add_option("--id", filter.ids, "Message id ledger:entry:partition[:batch] (repeatable)");
+}
+
+DeadLetterFilter parseFilter(const FilterText& text) {
+  DeadLetterFilter filter;
+  if (!text.cause.empty()) {
+    if (text.cause != "exhausted" && text.cause != "explicit" && text.cause != "unknown") {
+      bad("--cause", text.cause, "expected exhausted, explicit or unknown");
+    }
+    filter.cause = text.cause;
+  }
+  if (!text.reason.empty()) filter.reason = text.reason;
+  if (!text.origin.empty()) filter.origin = text.origin;
+  if (!text.key.empty()) filter.key = text.key;
+  filter.olderThan = durationOption("--older-than", text.olderThan);
+  filter.newerThan = durationOption("--newer-than", text.newerThan);
+  for (const auto& id : text.ids) {
+    try {
+      filter.ids.push_back(MessageId::parse(id));
+    } catch (const Error&) {
+      bad("--id", id, "expected ledger:entry:partition[:batchIndex], e.g. 12:7:-1");
+    }
+  }
+  // The library's own checks (the regular expression, the origin's topic name) name the value
+  // too; they run now so that a filter that cannot work fails before anything is connected.
+  dlq::CompiledFilter check(filter);
+  return filter;
+}
+
+double parseRate(const std::string& text) {
+  std::string number = text;
+  if (number.size() > 2 && number.ends_with("/s")) number.resize(number.size() - 2);
+  double rate = 0;
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), rate);
+  if (ec != std::errc() || end != number.data() + number.size() || number.empty()) {
+    bad("--rate", text, "expected messages per second, such as 200 or 200/s");
+  }
+  if (!(rate > 0) || !std::isfinite(rate) || rate > 1e9) {
+    bad("--rate", text, "the rate must be more than 0 (and at most 1e9) per second");
+  }
+  return rate;
+}
+
+std::size_t parseCount(const std::string& text, const std::string& option) {
+  std::size_t value = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || text.empty() || value == 0) {
+    bad(option, text, "expected a whole number of at least 1");
+  }
+  return value;
+}
+
+std::string adminUrlFor(const std::string& serviceUrl) {
+  auto url = detail::ServiceUrl::parse(serviceUrl);
+  switch (url.kind) {
+    case detail::ServiceUrl::Kind::embedded:
+      return serviceUrl;
+    case detail::ServiceUrl::Kind::pulsar:
+      return "http://" + url.host + ":8080";
+    case detail::ServiceUrl::Kind::pulsarTls:
+      return "https://" + url.host + ":8443";
+    default:
+      throw Error(errc::invalid_argument,
+                  "--url '" + serviceUrl +
+                      "' is not a service URL (pulsar://, pulsar+ssl:// or embedded://)");
+  }
+}
+
+Connection connect(const DlqOptions& options) {
+  std::string token = options.token;
+  if (!options.tokenFile.empty()) {
+    std::ifstream file(options.tokenFile);
+    std::stringstream content;
+    content << file.rdbuf();
+    if (!file) {
+      throw Error(errc::invalid_argument,
+                  "--token-file '" + options.tokenFile + "' cannot be read");
+    }
+    token = trimmed(content.str());
+  }
+  auto timeout = durationOption("--timeout", options.timeout);
+  if (timeout && timeout->count() == 0) bad("--timeout", options.timeout, "it must be more than 0");
+  std::string adminUrl = options.adminUrl.empty() ? adminUrlFor(options.url) : options.adminUrl;
+
+  ClientOptions clientOptions;
+  clientOptions.token = token;
+  clientOptions.tls.caFile = options.tlsCa;
+  AdminOptions adminOptions;
+  adminOptions.token = token;
+  adminOptions.tls.caFile = options.tlsCa;
+
+  Connection connection{
+      Client::connect(options.url, clientOptions), Admin::connect(adminUrl, adminOptions), {}};
+  connection.queueOptions.subscription = options.subscription;
+  if (timeout) connection.queueOptions.readTimeout = *timeout;
+  return connection;
+}
+
+}  // namespace reconsume::tools
