@@ -31,9 +31,10 @@ step "Running every test against the embedded broker and a Pulsar standalone"
 
 step "Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer ($asan)"
 cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONSUME_SANITIZE=ON \
-  -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_TOOLS=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$asan" --target reconsume_unit_tests reconsume_behaviour_tests
+  -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$asan" --target reconsume_unit_tests reconsume_cli_tests reconsume_behaviour_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tests/reconsume_unit_tests"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tools/reconsume_cli_tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   RECONSUME_SERVICE_URLS=embedded:// "$asan/tests/reconsume_behaviour_tests"
 
