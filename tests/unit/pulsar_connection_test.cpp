@@ -97,7 +97,11 @@ std::shared_ptr<ConnectionOptions> options() {
   o->keepAliveInterval = 30s;
   o->backoff.initial = 10ms;
   o->backoff.max = 50ms;
-  o->log = Log([](LogLevel, std::string_view m) { if (std::getenv("PULSAR_TEST_LOG")) fprintf(stderr, "log: %.*s\n", (int)m.size(), m.data()); }, LogLevel::debug);
+  o->log = Log(
+      [](LogLevel, std::string_view m) {
+        if (std::getenv("PULSAR_TEST_LOG")) fprintf(stderr, "log: %.*s\n", (int)m.size(), m.data());
+      },
+      LogLevel::debug);
   return o;
 }
 
