@@ -1,11 +1,11 @@
 #include "pulsar/byte_stream.hpp"
 
 #include <openssl/ssl.h>
+#include <openssl/x509v3.h>
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/error.hpp>
-#include <boost/asio/ssl/host_name_verification.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
@@ -23,11 +23,20 @@ ByteStream::ByteStream(executor_type executor, const BrokerAddress& address,
   if (address_.tls) {
     tls_.emplace(socket_, *context_);
     tls_->set_verify_mode(asio::ssl::verify_peer);
-    if (verifyHostname) tls_->set_verify_callback(asio::ssl::host_name_verification(address_.host));
-    // Server name indication is for names only (RFC 6066).
-    if (!isIpAddress(address_.host)) {
-      SSL_set_tlsext_host_name(tls_->native_handle(), address_.host.c_str());
+    SSL* ssl = tls_->native_handle();
+    bool ip = isIpAddress(address_.host);
+    if (verifyHostname) {
+      // OpenSSL's own check (RFC 6125/2818), so a mismatch is reported in its words ("hostname
+      // mismatch", "IP address mismatch") through the verification result.
+      if (ip) {
+        X509_VERIFY_PARAM_set1_ip_asc(SSL_get0_param(ssl), address_.host.c_str());
+      } else {
+        SSL_set_hostflags(ssl, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
+        SSL_set1_host(ssl, address_.host.c_str());
+      }
     }
+    // Server name indication is for names only (RFC 6066).
+    if (!ip) SSL_set_tlsext_host_name(ssl, address_.host.c_str());
   }
 }
 
