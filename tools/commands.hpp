@@ -7,5 +7,6 @@
 namespace reconsume::tools {
 
 void addDemoCommand(CLI::App& app, int& exitCode);
+void addPerfCommand(CLI::App& app, int& exitCode);
 
 }  // namespace reconsume::tools
