@@ -247,8 +247,8 @@ void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageI
     return done(Status(errc::closed, describe() + " is closed"), MessageId());
   }
   message.metadata.set_producer_name(name_);
-  auto maxSize = connection_ ? connection_->maxMessageSize() : protocol::kDefaultMaxMessageSize;
-  if (auto status = protocol::checkMessageSize(message, maxSize); !status.ok()) {
+  if (connection_) maxMessageSize_ = connection_->maxMessageSize();
+  if (auto status = protocol::checkMessageSize(message, maxMessageSize_); !status.ok()) {
     return done(Status(status.code, status.message + " (" + describe() + ")"), MessageId());
   }
   auto deadline = options_.sendTimeout.count() > 0 ? Clock::now() + options_.sendTimeout

@@ -87,6 +87,8 @@ class PulsarProducer final : public BackendProducer,
   std::optional<std::uint64_t> topicEpoch_;
   std::shared_ptr<Connection> connection_;
   std::uint64_t session_ = 0;
+  // The broker's limit, from the connection; remembered while reconnecting.
+  std::uint32_t maxMessageSize_ = protocol::kDefaultMaxMessageSize;
   SendQueue queue_;
   Status ended_;  // set: every send fails with it (topic terminated, topic deleted)
   Callback<std::shared_ptr<BackendProducer>> created_;  // until the first PRODUCER_SUCCESS

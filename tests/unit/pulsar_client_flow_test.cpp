@@ -210,3 +210,97 @@ TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
 
 }  // namespace
 }  // namespace reconsume
+
+namespace reconsume {
+namespace {
+
+// Answers CLOSE_PRODUCER and CLOSE_CONSUMER, nothing else, until the client goes away.
+void answerOnlyCloses(FakePeer& peer, std::promise<void>& asked, int requestsBeforeReady) {
+  int requests = 0;
+  for (;;) {
+    protocol::Frame frame;
+    try {
+      frame = peer.read(30s);
+    } catch (const std::exception&) {
+      return;  // the client closed the connection
+    }
+    const auto& command = frame.command;
+    std::optional<std::uint64_t> closeRequest;
+    if (command.type() == proto::BaseCommand::CLOSE_CONSUMER) {
+      closeRequest = command.close_consumer().request_id();
+    } else if (command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
+      closeRequest = command.close_producer().request_id();
+    } else if (command.type() == proto::BaseCommand::ACK ||
+               command.type() == proto::BaseCommand::PARTITIONED_METADATA ||
+               command.type() == proto::BaseCommand::SEND) {
+      if (++requests == requestsBeforeReady) asked.set_value();
+    }
+    if (closeRequest) {
+      proto::BaseCommand success;
+      success.set_type(proto::BaseCommand::SUCCESS);
+      success.mutable_success()->set_request_id(*closeRequest);
+      peer.write(success);
+    }
+  }
+}
+
+TEST(PulsarClientFlow, ClosingTheClientCompletesEveryOperationInFlightOnceWithClosed) {
+  std::string url;
+  std::promise<void> asked;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+    proto::BaseCommand success;
+    success.set_type(proto::BaseCommand::SUCCESS);
+    success.mutable_success()->set_request_id(subscribe.request_id());
+    peer.write(success);
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(batchMessageFrame(subscribe.consumer_id()));
+    // From here on: an ACK and a PARTITIONED_METADATA that are never answered.
+    answerOnlyCloses(peer, asked, 2);
+  }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ConsumerOptions options;
+  options.topics = {kTopic};
+  options.subscription = "closing";
+  auto consumer = client.subscribe(options);
+  std::vector<Message> batch;
+  for (int i = 0; i < 3; ++i) batch.push_back(*consumer.receive(10s));
+  consumer.acknowledge(batch[0]);
+  consumer.acknowledge(batch[1]);
+  auto ack = consumer.asyncAcknowledge(batch[2], boost::asio::use_future);  // the entry's ACK
+  auto lookup = std::async(std::launch::async, [&] { return client.partitionsOf(kTopic + "-x"); });
+  auto receive = consumer.asyncReceive(boost::asio::use_future);
+  ASSERT_EQ(asked.get_future().wait_for(10s), std::future_status::ready);
+
+  auto start = std::chrono::steady_clock::now();
+  client.close();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s) << "close did not wait for timeouts";
+  for (auto* future : {&ack}) {
+    ASSERT_EQ(future->wait_for(10s), std::future_status::ready);
+    try {
+      future->get();
+      ADD_FAILURE() << "the acknowledgement succeeded";
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    }
+  }
+  try {
+    lookup.get();
+    ADD_FAILURE() << "the lookup succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::closed) << e.what();
+  }
+  try {
+    receive.get();
+    ADD_FAILURE() << "the receive succeeded";
+  } catch (const boost::system::system_error& e) {
+    EXPECT_EQ(e.code(), errc::closed) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace reconsume
