@@ -304,3 +304,90 @@ TEST(PulsarClientFlow, ClosingTheClientCompletesEveryOperationInFlightOnceWithCl
 
 }  // namespace
 }  // namespace reconsume
+
+namespace reconsume {
+namespace {
+
+std::string plainMessageFrame(std::uint64_t consumerId, std::uint64_t entry) {
+  proto::MessageMetadata metadata;
+  metadata.set_producer_name("p");
+  metadata.set_sequence_id(entry);
+  metadata.set_publish_time(1'700'000'000'000);
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::MESSAGE);
+  command.mutable_message()->set_consumer_id(consumerId);
+  command.mutable_message()->mutable_message_id()->set_ledgerid(5);
+  command.mutable_message()->mutable_message_id()->set_entryid(entry);
+  std::string out;
+  protocol::appendPayloadFrame(out, command, metadata, "e" + std::to_string(entry));
+  return out;
+}
+
+proto::CommandSubscribe acceptSubscribe(FakePeer& peer) {
+  auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+  proto::BaseCommand success;
+  success.set_type(proto::BaseCommand::SUCCESS);
+  success.mutable_success()->set_request_id(subscribe.request_id());
+  peer.write(success);
+  return subscribe;
+}
+
+TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) {
+  std::string url;
+  std::promise<void> firstRead;
+  proto::CommandSubscribe first, second;
+  std::uint32_t regranted = 0;
+  FakeBroker broker({[&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       answerMetadata(peer);
+                       answerLookup(peer, url);
+                       first = acceptSubscribe(peer);
+                       peer.expect(proto::BaseCommand::FLOW);
+                       for (std::uint64_t entry = 0; entry < 3; ++entry) {
+                         peer.write(plainMessageFrame(first.consumer_id(), entry));
+                       }
+                       firstRead.get_future().wait();
+                       // The connection breaks with e1 and e2 still in the reader's queue.
+                     },
+                     [&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       answerLookup(peer, url);
+                       second = acceptSubscribe(peer);
+                       regranted =
+                           peer.expect(proto::BaseCommand::FLOW).command.flow().messagepermits();
+                       // The new cursor starts at the entry after the id given: e2 again, e3.
+                       peer.write(plainMessageFrame(second.consumer_id(), 2));
+                       peer.write(plainMessageFrame(second.consumer_id(), 3));
+                       peer.waitForClose();
+                     }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ReaderOptions options;
+  options.topic = kTopic;
+  options.receiverQueueSize = 10;
+  auto reader = client.createReader(options);
+  std::vector<std::string> read;
+  auto next = reader.readNext(10s);
+  ASSERT_TRUE(next);
+  read.emplace_back(next->data());
+  firstRead.set_value();
+  while (read.size() < 4) {
+    auto message = reader.readNext(10s);
+    if (!message) break;
+    read.emplace_back(message->data());
+  }
+  EXPECT_EQ(read, (std::vector<std::string>{"e0", "e1", "e2", "e3"}));
+  EXPECT_FALSE(reader.readNext(300ms)) << "a message came twice";
+  EXPECT_FALSE(first.durable());
+  EXPECT_EQ(first.initialposition(), proto::CommandSubscribe::Earliest);
+  EXPECT_FALSE(first.has_start_message_id());
+  ASSERT_TRUE(second.has_start_message_id());
+  EXPECT_EQ(second.start_message_id().ledgerid(), 5u);
+  EXPECT_EQ(second.start_message_id().entryid(), 1u) << "the entry before the last one handed on";
+  EXPECT_NE(second.consumer_id(), first.consumer_id());
+  EXPECT_EQ(regranted, 7u) << "what the broker held: 10 granted, 3 sent";
+  client.close();
+}
+
+}  // namespace
+}  // namespace reconsume
