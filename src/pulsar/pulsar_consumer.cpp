@@ -416,10 +416,41 @@ void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
 }
 
 void PulsarConsumer::ackEntry(const MessageId& id, Callback<> done) {
+  // Acknowledgements made in one burst go out together: one ACK command, one receipt. The flush
+  // is posted behind them, so it adds no waiting.
+  acksToSend_.push_back({id, std::move(done)});
+  if (acksToSend_.size() > 1) return;
+  asio::post(strand_, [self = shared_from_this()] { self->flushAcks(); });
+}
+
+void PulsarConsumer::flushAcks() {
+  if (acksToSend_.empty()) return;
+  auto batch = std::exchange(acksToSend_, {});
+  if (state_ != State::ready || !connection_) {
+    // The subscription went away meanwhile: wait for the next one like any acknowledgement.
+    for (auto& [id, done] : batch) {
+      whenReady([self = shared_from_this(), id, done = std::move(done)](const Status& status) {
+        if (!status.ok()) return done(status);
+        self->ackEntry(id, done);
+      });
+    }
+    return;
+  }
+  std::vector<MessageId> ids;
+  std::vector<Callback<>> callbacks;
+  for (auto& [id, done] : batch) {
+    ids.push_back(id);
+    callbacks.push_back(std::move(done));
+  }
   auto requestId = connection_->newRequestId();
-  connection_->request(requestId, protocol::ack(consumerId_, id, {}, requestId),
-                       "ACK " + id.toString() + " on " + spec_.topic,
-                       [done = std::move(done)](Response response) { done(response.status); });
+  std::string what = ids.size() == 1 ? "ACK " + ids[0].toString()
+                                     : "ACK of " + std::to_string(ids.size()) + " messages from " +
+                                           ids[0].toString();
+  connection_->request(requestId, protocol::ack(consumerId_, ids, requestId),
+                       what + " on " + spec_.topic,
+                       [callbacks = std::move(callbacks)](Response response) {
+                         for (const auto& done : callbacks) done(response.status);
+                       });
 }
 
 void PulsarConsumer::redeliver(const std::vector<MessageId>& ids) {

@@ -15,7 +15,8 @@
 // a reader's messages at or before its position, messages sent before a seek or before a
 // redelivery of everything (older consumer epoch).
 //
-// Acknowledgement: individual ACK with a request id, completed by the broker's ACK_RESPONSE. A
+// Acknowledgement: individual ACK with a request id, completed by the broker's ACK_RESPONSE
+// (acknowledgements made in one burst share one ACK command and its receipt). A
 // message of a batch completes at once while other messages of its entry are unacknowledged
 // (BatchAcks); the one completing the entry sends the ACK and waits for the broker.
 //
@@ -90,6 +91,7 @@ class PulsarConsumer final : public BackendConsumer,
   void runDeferred();
   void armDeferredTimer();
   void ackEntry(const MessageId& id, Callback<> done);
+  void flushAcks();
   void finishClose();
   std::string describe() const;
 
@@ -114,6 +116,7 @@ class PulsarConsumer final : public BackendConsumer,
   BatchAcks batches_;
   std::map<std::pair<std::int64_t, std::int64_t>, int> corruptDeliveries_;
   std::deque<Deferred> deferred_;
+  std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
   Callback<std::shared_ptr<BackendConsumer>> created_;
   Clock::time_point createDeadline_;
   std::vector<Callback<>> closeWaiters_;
