@@ -3,9 +3,14 @@
 // size is refused before anything is sent, and a full queue fails fast when not blocking.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <mutex>
 
+#include "admin/admin_paths.hpp"
+#include "admin/http_transport.hpp"
+#include "common/service_url.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/reconsume.hpp"
 
@@ -109,6 +114,56 @@ TEST_F(PulsarBackend, AFullQueueFailsFastWhenNotBlocking) {
   EXPECT_GE(sent, 1);
   EXPECT_GE(busy, 1);
   EXPECT_EQ(sent + busy, 50);
+}
+
+// Unloading a topic makes the broker close its producers and consumers (CLOSE_PRODUCER,
+// CLOSE_CONSUMER); they look the topic up again and come back by themselves.
+TEST_F(PulsarBackend, ProducersAndConsumersComeBackAfterTheBrokerClosedThem) {
+  std::mutex mutex;
+  std::vector<std::string> logged;
+  ClientOptions options;
+  options.logLevel = LogLevel::info;
+  options.logger = [&](LogLevel, std::string_view text) {
+    std::lock_guard lock(mutex);
+    logged.emplace_back(text);
+  };
+  client_.close();
+  client_ = Client::connect(pulsar().serviceUrl, options);
+  auto topic = uniqueTopic("unload");
+  auto consumer = subscribe(topic);
+  auto producer = client_.createProducer(topic);
+  producer.send("before");
+  auto before = consumer.receive(10s);
+  ASSERT_TRUE(before);
+  consumer.acknowledge(*before);
+
+  auto admin = detail::ServiceUrl::parse(pulsar().adminUrl);
+  detail::http::Transport transport(pulsar().adminOptions().tls, pulsar().adminOptions().token);
+  detail::http::Request unload;
+  unload.method = boost::beast::http::verb::put;
+  unload.target = detail::http::topicPath(detail::TopicName::parse(topic), "/unload");
+  detail::http::Response response;
+  auto status =
+      transport.request({admin.kind == detail::ServiceUrl::Kind::https, admin.host, admin.port},
+                        unload, std::chrono::steady_clock::now() + 30s, response);
+  ASSERT_TRUE(status.ok()) << status.message;
+  ASSERT_EQ(response.status, 204u) << response.body;
+
+  // The first send after the unload waits for the producer to be back.
+  auto id = producer.send("after");
+  auto after = consumer.receive(20s);
+  ASSERT_TRUE(after);
+  EXPECT_EQ(after->data(), "after");
+  EXPECT_EQ(after->id(), id);
+  consumer.acknowledge(*after);
+  std::lock_guard lock(mutex);
+  auto closedByBroker = [&](const std::string& what) {
+    return std::any_of(logged.begin(), logged.end(), [&](const std::string& line) {
+      return line.find("the broker closed " + what) != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(closedByBroker("producer")) << "the unload did not close the producer";
+  EXPECT_TRUE(closedByBroker("consumer")) << "the unload did not close the consumer";
 }
 
 }  // namespace
