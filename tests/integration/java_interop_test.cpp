@@ -13,8 +13,6 @@
 #include <string>
 #include <thread>
 
-#include "admin/http_admin.hpp"
-#include "common/service_url.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/reconsume.hpp"
 
@@ -42,8 +40,7 @@ class JavaInterop : public ::testing::Test {
     ClientOptions options;
     options.operationTimeout = 30s;
     client_ = Client::connect(pulsar().serviceUrl, options);
-    admin_ = detail::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                      pulsar().adminOptions());
+    admin_ = Admin::connect(pulsar().adminUrl, pulsar().adminOptions());
   }
   void TearDown() override { client_.close(); }
 
@@ -83,7 +80,7 @@ class JavaInterop : public ::testing::Test {
     auto deadline = std::chrono::steady_clock::now() + 15s;
     std::int64_t backlog = -1;
     while (std::chrono::steady_clock::now() < deadline) {
-      auto subscriptions = admin_->subscriptions(topic);
+      auto subscriptions = admin_.subscriptions(topic);
       for (const auto& subscription : subscriptions) {
         if (subscription.name == "interop") backlog = subscription.backlog;
       }
@@ -107,7 +104,7 @@ class JavaInterop : public ::testing::Test {
   }
 
   Client client_;
-  std::shared_ptr<detail::AdminBackend> admin_;
+  Admin admin_;
 };
 
 TEST_F(JavaInterop, RetriesHopBetweenTheClientsAndJavaDeadLettersWhereWeWould) {
@@ -194,7 +191,7 @@ TEST_F(JavaInterop, RetriesHopBetweenTheClientsAndWeDeadLetterWhereJavaWould) {
   EXPECT_EQ(dead[0].property("ORIGIN_MESSAGE_ID"), originalId);
   EXPECT_EQ(dead[0].key(), "k9");
   // Nothing is left on the retry topic's subscription.
-  EXPECT_EQ(admin_->subscriptions(topic + "-interop-RETRY").at(0).backlog, 0);
+  EXPECT_EQ(admin_.subscriptions(topic + "-interop-RETRY").at(0).backlog, 0);
 }
 
 TEST_F(JavaInterop, ThousandKeyedMessagesBatchedByJavaAreEachReceivedOnceAndAcknowledged) {
@@ -236,7 +233,7 @@ TEST_F(JavaInterop, ThousandKeyedMessagesBatchedByJavaAreEachReceivedOnceAndAckn
   }
   EXPECT_GT(batched, 500) << "most messages came out of batch entries";
   EXPECT_FALSE(consumer.receive(500ms)) << "a message came twice";
-  auto subscriptions = admin_->subscriptions(topic);
+  auto subscriptions = admin_.subscriptions(topic);
   ASSERT_EQ(subscriptions.size(), 1u);
   EXPECT_EQ(subscriptions[0].name, "batches");
   EXPECT_EQ(subscriptions[0].backlog, 0);
