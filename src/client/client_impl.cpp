@@ -105,7 +105,13 @@ void ClientImpl::close(Callback<> done) {
   auto remaining = std::make_shared<std::atomic<std::size_t>>(objects.size() + 1);
   auto backend = backend_;
   auto finish = [remaining, backend, done](const Status&) {
-    if (--*remaining == 0) backend->close(done);
+    if (--*remaining != 0) return;
+    // No backend when making it failed (connect threw): nothing to close.
+    if (backend) {
+      backend->close(done);
+    } else {
+      done({});
+    }
   };
   for (auto& object : objects) object->close(finish);
   finish({});

@@ -391,3 +391,30 @@ TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) 
 
 }  // namespace
 }  // namespace reconsume
+
+namespace reconsume {
+namespace {
+
+TEST(PulsarClientFlow, TlsFilesThatCannotBeLoadedAreNamedAtConnect) {
+  ClientOptions options;
+  options.tls.caFile = "/nonexistent/ca.pem";
+  try {
+    Client::connect("pulsar+ssl://localhost:6651", options);
+    FAIL() << "a missing CA file was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/ca.pem"), std::string::npos) << e.what();
+  }
+  options.tls.caFile.clear();
+  options.tls.certFile = "/tmp/client.pem";
+  try {
+    Client::connect("pulsar+ssl://localhost:6651", options);
+    FAIL() << "a certificate without its key was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("keyFile"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace reconsume
