@@ -111,7 +111,7 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
       EXPECT_EQ(send.payload, "m" + std::to_string(i));
       receipt(peer, producerId, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(i));
     }
-    peer.waitForClose();
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
   });
   FakeBroker broker(std::move(scripts));
   url = broker.url();
@@ -182,7 +182,7 @@ TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
     response.mutable_ackresponse()->set_consumer_id(subscribe.consumer_id());
     response.mutable_ackresponse()->set_request_id(ack.request_id());
     peer.write(response);
-    peer.waitForClose();
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
@@ -358,7 +358,7 @@ TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) 
                        // The new cursor starts at the entry after the id given: e2 again, e3.
                        peer.write(plainMessageFrame(second.consumer_id(), 2));
                        peer.write(plainMessageFrame(second.consumer_id(), 3));
-                       peer.waitForClose();
+                       EXPECT_TRUE(peer.answerClosesUntilClosed());
                      }});
   url = broker.url();
   auto client = Client::connect(url, quietOptions());

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -85,6 +86,34 @@ class FakePeer {
     }
   }
   void write(const proto::BaseCommand& command) { write(protocol::encodeFrame(command)); }
+
+  // Answers CLOSE_PRODUCER and CLOSE_CONSUMER with SUCCESS (and drops every other frame) until
+  // the client closes the connection; true when it did within `timeout`.
+  bool answerClosesUntilClosed(std::chrono::milliseconds timeout = 5s) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    for (;;) {
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) return false;
+      protocol::Frame frame;
+      try {
+        frame = read(left);
+      } catch (const std::exception&) {
+        return std::chrono::steady_clock::now() < deadline;
+      }
+      std::optional<std::uint64_t> requestId;
+      if (frame.command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
+        requestId = frame.command.close_producer().request_id();
+      } else if (frame.command.type() == proto::BaseCommand::CLOSE_CONSUMER) {
+        requestId = frame.command.close_consumer().request_id();
+      }
+      if (!requestId) continue;
+      proto::BaseCommand success;
+      success.set_type(proto::BaseCommand::SUCCESS);
+      success.mutable_success()->set_request_id(*requestId);
+      write(success);
+    }
+  }
 
   // True when the client closes the connection within `timeout` (frames before that are read
   // and dropped).
