@@ -18,15 +18,15 @@ using namespace std::chrono_literals;
 using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
 
-class LookupTest : public ::testing::Test {
+class PulsarLookup : public ::testing::Test {
  protected:
-  LookupTest() : work_(io_.get_executor()), thread_([this] { io_.run(); }) {
+  PulsarLookup() : work_(io_.get_executor()), thread_([this] { io_.run(); }) {
     auto options = std::make_shared<ConnectionOptions>();
     options->operationTimeout = 5s;
     options->log = Log([](LogLevel, std::string_view) {}, LogLevel::error);
     pool_ = std::make_shared<ConnectionPool>(io_.get_executor(), options);
   }
-  ~LookupTest() override {
+  ~PulsarLookup() override {
     pool_->close();
     work_.reset();
     thread_.join();
@@ -66,7 +66,7 @@ void answer(FakePeer& peer, const proto::CommandLookupTopic& request,
   peer.write(response);
 }
 
-TEST_F(LookupTest, RedirectsAreFollowedWithTheAuthoritativeFlag) {
+TEST_F(PulsarLookup, RedirectsAreFollowedWithTheAuthoritativeFlag) {
   std::string ownerUrl;
   proto::CommandLookupTopic atOwner;
   FakeBroker owner({[&](FakePeer& peer) {
@@ -94,7 +94,7 @@ TEST_F(LookupTest, RedirectsAreFollowedWithTheAuthoritativeFlag) {
   EXPECT_EQ(atOwner.topic(), "persistent://public/default/t");
 }
 
-TEST_F(LookupTest, ProxyThroughTheServiceUrlConnectsThereAndNamesTheOwner) {
+TEST_F(PulsarLookup, ProxyThroughTheServiceUrlConnectsThereAndNamesTheOwner) {
   std::string serviceUrl;
   proto::CommandConnect secondConnect;
   FakeBroker proxy({[&](FakePeer& peer) {
@@ -132,7 +132,7 @@ TEST_F(LookupTest, ProxyThroughTheServiceUrlConnectsThereAndNamesTheOwner) {
   EXPECT_EQ(secondConnect.proxy_to_broker_url(), "pulsar://broker-7.internal:6650");
 }
 
-TEST_F(LookupTest, AFailedLookupCarriesTheBrokersError) {
+TEST_F(PulsarLookup, AFailedLookupCarriesTheBrokersError) {
   FakeBroker service({[&](FakePeer& peer) {
     peer.acceptConnect();
     auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
