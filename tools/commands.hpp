@@ -11,6 +11,7 @@
 namespace reconsume::tools {
 
 void addDemoCommand(CLI::App& app, int& exitCode);
+void addPerfCommand(CLI::App& app, int& exitCode);
 
 // `reconsume dlq list|show|stats|export|replay|purge`, writing to std::cout and std::cerr.
 void addDlqCommand(CLI::App& app, int& exitCode);

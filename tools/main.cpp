@@ -13,6 +13,7 @@ int main(int argc, char** argv) {
   int exitCode = 0;
   reconsume::tools::addDemoCommand(app, exitCode);
   reconsume::tools::addDlqCommand(app, exitCode);
+  reconsume::tools::addPerfCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

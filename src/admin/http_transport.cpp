@@ -21,6 +21,7 @@
 #include <boost/url/parse.hpp>
 #include <optional>
 
+#include "common/tls_context.hpp"
 #include "reconsume/error.hpp"
 
 namespace reconsume::detail::http {
@@ -60,12 +61,6 @@ std::string bareHost(const std::string& host) {
     return host.substr(1, host.size() - 2);
   }
   return host;
-}
-
-bool isIpAddress(const std::string& host) {
-  error_code ec;
-  asio::ip::make_address(host, ec);
-  return !ec;
 }
 
 // One request over one connection: a coroutine on a private io_context.
@@ -155,9 +150,8 @@ class Exchange {
     if (!ec_) return {};
     std::string where = endpoint_.toString() + " (" + target() + ", while " + describe(step_) + ")";
     if (step_ == Step::handshake && ec_.category() == asio::error::get_ssl_category()) {
-      std::string detail = ec_.message();
-      long verify = SSL_get_verify_result(tls_->native_handle());
-      if (verify != X509_V_OK) detail += std::string(": ") + X509_verify_cert_error_string(verify);
+      std::string detail =
+          tlsFailureText(ec_.message(), SSL_get_verify_result(tls_->native_handle()));
       return Status(errc::authentication, "TLS handshake with " + where + " failed: " + detail);
     }
     if (step_ == Step::read && ec_.category() == error_code(bhttp::error::bad_version).category() &&
@@ -182,40 +176,6 @@ class Exchange {
   Step step_{Step::resolve};
   error_code ec_;
 };
-
-void loadOrFail(bool ok, const std::string& what, const std::string& file, const error_code& ec) {
-  if (!ok) {
-    throw Error(errc::invalid_argument,
-                "cannot load the " + what + " '" + file + "': " + ec.message());
-  }
-}
-
-std::shared_ptr<asio::ssl::context> makeSslContext(const TlsOptions& tls) {
-  auto ssl = std::make_shared<asio::ssl::context>(asio::ssl::context::tls_client);
-  ssl->set_options(asio::ssl::context::default_workarounds | asio::ssl::context::no_sslv2 |
-                   asio::ssl::context::no_sslv3 | asio::ssl::context::no_tlsv1 |
-                   asio::ssl::context::no_tlsv1_1);
-  error_code ec;
-  if (tls.caFile.empty()) {
-    ssl->set_default_verify_paths(ec);
-    loadOrFail(!ec, "system CA store", "(default paths)", ec);
-  } else {
-    ssl->load_verify_file(tls.caFile, ec);
-    loadOrFail(!ec, "CA file", tls.caFile, ec);
-  }
-  if (!tls.certFile.empty() || !tls.keyFile.empty()) {
-    if (tls.certFile.empty() || tls.keyFile.empty()) {
-      throw Error(errc::invalid_argument,
-                  "a client certificate needs both certFile and keyFile (got '" + tls.certFile +
-                      "' and '" + tls.keyFile + "')");
-    }
-    ssl->use_certificate_chain_file(tls.certFile, ec);
-    loadOrFail(!ec, "client certificate", tls.certFile, ec);
-    ssl->use_private_key_file(tls.keyFile, asio::ssl::context::pem, ec);
-    loadOrFail(!ec, "client key", tls.keyFile, ec);
-  }
-  return ssl;
-}
 
 // Where a redirect points: an absolute URL (another broker) or a path on the same endpoint.
 Status followLocation(const std::string& location, Endpoint& endpoint, std::string& target) {
@@ -246,7 +206,9 @@ std::string Endpoint::toString() const {
 }
 
 Transport::Transport(const TlsOptions& tls, std::string token)
-    : ssl_(makeSslContext(tls)), verifyHostname_(tls.verifyHostname), token_(std::move(token)) {}
+    : ssl_(makeTlsClientContext(tls)),
+      verifyHostname_(tls.verifyHostname),
+      token_(std::move(token)) {}
 
 Transport::~Transport() = default;
 

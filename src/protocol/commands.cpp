@@ -97,7 +97,8 @@ proto::BaseCommand producer(const ProducerRequest& request) {
   // The broker needs to know whether a name was chosen by the user: a generated one may be
   // replaced on reconnection, a user's one may not.
   if (!request.producerName.empty()) producer.set_producer_name(request.producerName);
-  producer.set_user_provided_producer_name(!request.producerName.empty());
+  producer.set_user_provided_producer_name(!request.producerName.empty() &&
+                                           !request.nameFromBroker);
   producer.set_epoch(request.epoch);
   producer.set_producer_access_mode(request.accessMode);
   if (request.topicEpoch) producer.set_topic_epoch(*request.topicEpoch);

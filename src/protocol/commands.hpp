@@ -67,6 +67,9 @@ struct ProducerRequest {
   std::optional<std::uint64_t> topicEpoch;  // from PRODUCER_SUCCESS, on reconnection
   std::string initialSubscriptionName;      // empty: none
   std::map<std::string, std::string> metadata;
+  // producerName is the one the broker generated at the first PRODUCER_SUCCESS, sent again on a
+  // reconnection so the producer keeps it; the broker may still replace it (not the user's own).
+  bool nameFromBroker{false};
 };
 proto::BaseCommand producer(const ProducerRequest& request);
 proto::BaseCommand closeProducer(std::uint64_t producerId, std::uint64_t requestId);

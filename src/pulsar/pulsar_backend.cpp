@@ -1,11 +1,105 @@
-// Placeholder until the network backend lands.
+// pulsar:// and pulsar+ssl://: the Backend seam over Pulsar's binary protocol. Wires the pieces
+// together — connection options from ClientOptions (TLS context, token, timeouts), the connection
+// pool, the lookup — and hands producers and consumers their share of it.
 #include "client/backend_factory.hpp"
+#include "common/tls_context.hpp"
+#include "pulsar/network.hpp"
+#include "pulsar/open_handles.hpp"
+#include "pulsar/pulsar_consumer.hpp"
+#include "pulsar/pulsar_producer.hpp"
+#include "pulsar/retry_until.hpp"
 
 namespace reconsume::detail {
+namespace pulsar {
+namespace {
 
-std::shared_ptr<Backend> connectPulsar(const ServiceUrl& url, const ClientOptions&,
-                                       boost::asio::io_context&, std::shared_ptr<Clock>, Log) {
-  throw Error(errc::unsupported, "pulsar:// is not available yet (" + url.text + ")");
+class PulsarBackend final : public Backend {
+ public:
+  PulsarBackend(std::shared_ptr<Network> network, std::string url)
+      : network_(std::move(network)), url_(std::move(url)) {}
+  ~PulsarBackend() override { shutdown(); }
+
+  void createProducer(const ProducerOptions& options,
+                      Callback<std::shared_ptr<BackendProducer>> done) override {
+    if (network_->closed) return done(closedStatus(), nullptr);
+    PulsarProducer::create(network_, handles_, options, std::move(done));
+  }
+
+  void subscribe(const SubscribeSpec& spec, std::shared_ptr<MessageSink> sink,
+                 Callback<std::shared_ptr<BackendConsumer>> done) override {
+    if (network_->closed) return done(closedStatus(), nullptr);
+    PulsarConsumer::subscribe(network_, handles_, spec, std::move(sink), std::move(done));
+  }
+
+  void partitions(const std::string& topic, Callback<int> done) override {
+    if (network_->closed) return done(closedStatus(), 0);
+    auto network = network_;
+    RetryUntil<int>::run(
+        network->executor, std::chrono::steady_clock::now() + network->operationTimeout(),
+        network->options->backoff,
+        [lookup = network->lookup, topic](std::chrono::milliseconds left, Callback<int> attempt) {
+          lookup->partitions(topic, left, std::move(attempt));
+        },
+        std::move(done), [network] { return network->closed.load(); });
+  }
+
+  void close(Callback<> done) override {
+    shutdown();
+    done({});
+  }
+
+ private:
+  Status closedStatus() const {
+    return Status(errc::closed, "the client of " + url_ + " is closed");
+  }
+
+  void shutdown() {
+    if (network_->closed.exchange(true)) return;
+    handles_->shutdownAll(closedStatus());
+    network_->pool->close();
+  }
+
+  const std::shared_ptr<Network> network_;
+  const std::shared_ptr<OpenHandles> handles_ = std::make_shared<OpenHandles>();
+  const std::string url_;
+};
+
+Credentials credentialsFrom(const ClientOptions& options) {
+  if (options.tokenSupplier) return Credentials::tokenFrom(options.tokenSupplier);
+  if (!options.token.empty()) return Credentials::token(options.token);
+  return Credentials::none();
+}
+
+}  // namespace
+}  // namespace pulsar
+
+std::shared_ptr<Backend> connectPulsar(const ServiceUrl& url, const ClientOptions& options,
+                                       boost::asio::io_context& io, std::shared_ptr<Clock>,
+                                       Log log) {
+  using namespace pulsar;
+  bool tls = url.kind == ServiceUrl::Kind::pulsarTls;
+  auto connectionOptions = std::make_shared<ConnectionOptions>();
+  if (tls) connectionOptions->tls = makeTlsClientContext(options.tls);
+  connectionOptions->verifyHostname = options.tls.verifyHostname;
+  connectionOptions->credentials = credentialsFrom(options);
+  connectionOptions->connectionTimeout = options.connectionTimeout;
+  connectionOptions->operationTimeout = options.operationTimeout;
+  connectionOptions->keepAliveInterval = options.keepAliveInterval;
+  connectionOptions->log = log;
+
+  std::string service =
+      std::string(tls ? "pulsar+ssl://" : "pulsar://") + url.host + ':' + std::to_string(url.port);
+  BrokerAddress serviceAddress;
+  if (auto status = BrokerAddress::direct(service, serviceAddress); !status.ok()) {
+    throw Error(errc::invalid_argument, "service URL '" + url.text + "': " + status.message);
+  }
+  auto network = std::make_shared<Network>();
+  network->executor = io.get_executor();
+  network->options = connectionOptions;
+  network->pool = std::make_shared<ConnectionPool>(network->executor, connectionOptions);
+  network->lookup = std::make_shared<Lookup>(network->pool, serviceAddress);
+  network->log = std::move(log);
+  return std::make_shared<PulsarBackend>(std::move(network), url.text);
 }
 
 }  // namespace reconsume::detail

@@ -83,6 +83,13 @@ TEST(Commands, ProducerSaysWhetherTheNameIsTheUsersOwn) {
   command = producer(request).producer();
   EXPECT_EQ(command.producer_name(), "retry-producer");
   EXPECT_TRUE(command.user_provided_producer_name());
+
+  // A reconnection repeats the name the broker generated, without claiming it.
+  request.producerName = "standalone-0-42";
+  request.nameFromBroker = true;
+  command = producer(request).producer();
+  EXPECT_EQ(command.producer_name(), "standalone-0-42");
+  EXPECT_FALSE(command.user_provided_producer_name());
 }
 
 TEST(Commands, SubscribeMapsTypesPositionsAndReaderOptions) {

@@ -1,0 +1,146 @@
+// One connection to one broker, for the whole life of the client: a loop that connects (TCP, TLS,
+// CONNECT/CONNECTED with the credentials), keeps the session healthy (answers PING, sends its own
+// after keepAliveInterval of silence, drops a session silent for twice that), and when the
+// session ends, fails what waited on it and connects again — with backoff, and only while someone
+// needs the connection. Operations never touch the socket: they queue requests and frames.
+//
+//   request(): a command with a request id. Its callback runs exactly once: with the broker's
+//     answer; errc::timeout after the operation timeout; connection_lost when the session it was
+//     sent on ends; closed when the connection is closed; authentication (and others that
+//     retrying does not fix) when connecting fails that way. Requests made while no session is up
+//     wait for the next one (up to their timeout).
+//   send(): a frame for a session (producers' SEND, consumers' FLOW and ACK...); dropped when that
+//     session is over, because ids registered on it mean nothing on the next.
+//   attach(): where frames for a producer or consumer id go, until the session ends.
+//
+// A frame that does not decode (bad checksum, truncated, oversize) ends the session like a lost
+// connection: the broker then redelivers what was not acknowledged (SPEC.md section 5).
+//
+// Thread safety: every public member may be called from any thread; they post to the
+// connection's strand. Callbacks and listeners run on that strand with no lock held.
+#pragma once
+
+#include <atomic>
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/awaitable.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "common/log.hpp"
+#include "protocol/frame.hpp"
+#include "pulsar/backoff.hpp"
+#include "pulsar/broker_address.hpp"
+#include "pulsar/handshake.hpp"
+#include "pulsar/pending_requests.hpp"
+
+namespace reconsume::detail::pulsar {
+
+struct ConnectionOptions {
+  std::shared_ptr<boost::asio::ssl::context> tls;  // required for pulsar+ssl:// addresses
+  bool verifyHostname{true};
+  Credentials credentials;
+  std::chrono::milliseconds connectionTimeout{10'000};
+  std::chrono::milliseconds operationTimeout{30'000};
+  std::chrono::milliseconds keepAliveInterval{30'000};
+  Backoff::Options backoff;
+  Log log;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  class Listener {
+   public:
+    virtual ~Listener() = default;
+    // A frame for the listener's producer or consumer. Runs on the connection's strand: keep it
+    // short (post the work elsewhere).
+    virtual void onFrame(protocol::Frame frame) = 0;
+    // Session `session` ended: the producer or consumer no longer exists on the broker.
+    virtual void onSessionLost(std::uint64_t session, const Status& why) = 0;
+  };
+  enum class Kind { producer, consumer };
+
+  static std::shared_ptr<Connection> create(boost::asio::any_io_executor executor,
+                                            BrokerAddress address,
+                                            std::shared_ptr<const ConnectionOptions> options);
+  ~Connection();
+
+  const BrokerAddress& address() const { return address_; }
+  std::uint64_t newRequestId() { return ++lastRequestId_; }
+
+  // `command` carries `requestId`. `what` names the request in errors. Default timeout: the
+  // options' operationTimeout.
+  void request(std::uint64_t requestId, const proto::BaseCommand& command, std::string what,
+               ResponseCallback done, std::optional<std::chrono::milliseconds> timeout = {});
+  void send(std::uint64_t session, std::string frame);
+  void attach(Kind kind, std::uint64_t id, std::weak_ptr<Listener> listener);
+  void detach(Kind kind, std::uint64_t id);
+  // Ends `session` (if it is still the current one) as if the connection broke, for `why`.
+  void drop(std::uint64_t session, Status why);
+  // Fails everything with errc::closed and stops for good.
+  void close();
+
+  // The broker's maximum message size, from the last CONNECTED.
+  std::uint32_t maxMessageSize() const { return maxMessageSize_; }
+  // False once closed, or after a failure that reconnecting does not fix (authentication): the
+  // pool then makes a new connection for the next user.
+  bool usable() const { return usable_; }
+
+ private:
+  struct Session;
+
+  Connection(boost::asio::any_io_executor executor, BrokerAddress address,
+             std::shared_ptr<const ConnectionOptions> options);
+  boost::asio::awaitable<void> run();
+  boost::asio::awaitable<Status> establish(std::shared_ptr<Session> session);
+  boost::asio::awaitable<Status> readLoop(std::shared_ptr<Session> session);
+  boost::asio::awaitable<void> writeLoop(std::shared_ptr<Session> session);
+  boost::asio::awaitable<void> healthLoop(std::shared_ptr<Session> session);
+  boost::asio::awaitable<void> sleep(std::chrono::milliseconds duration);
+
+  bool wanted() const { return !pending_.empty() || !listeners_.empty(); }
+  void startIfNeeded();
+  void sessionUp(const std::shared_ptr<Session>& session);
+  void endSession(const std::shared_ptr<Session>& session, const Status& why);
+  void connectFailed(const Status& status);
+  void dispatch(Session& session, protocol::Frame frame);
+  void complete(Session& session, std::uint64_t requestId, Status status,
+                proto::BaseCommand command);
+  void route(Kind kind, std::uint64_t id, protocol::Frame& frame);
+  void write(Session& session, std::string_view bytes);
+  void armRequestTimer();
+  void failAll(const Status& status);
+  std::string describe() const { return address_.key(); }
+
+  const BrokerAddress address_;
+  const std::shared_ptr<const ConnectionOptions> options_;
+  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  std::atomic<std::uint64_t> lastRequestId_{0};
+  std::atomic<std::uint32_t> maxMessageSize_{protocol::kDefaultMaxMessageSize};
+  std::atomic<bool> usable_{true};
+
+  // Strand state.
+  bool running_ = false;
+  bool closed_ = false;
+  Backoff backoff_;
+  boost::asio::steady_timer wake_;          // run() waits on it for someone to need it
+  boost::asio::steady_timer sleepTimer_;    // backoff between attempts
+  boost::asio::steady_timer requestTimer_;  // the earliest request deadline
+  std::optional<PendingRequests::TimePoint> requestTimerAt_;
+  PendingRequests pending_;
+  std::deque<std::pair<std::uint64_t, std::string>> unsent_;  // requests waiting for a session
+  std::map<std::pair<Kind, std::uint64_t>, std::weak_ptr<Listener>> listeners_;
+  std::shared_ptr<Session> current_;
+  std::uint64_t lastSession_ = 0;
+  Status lastFailure_;
+  int failuresInARow_ = 0;
+};
+
+}  // namespace reconsume::detail::pulsar

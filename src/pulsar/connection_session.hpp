@@ -1,0 +1,39 @@
+// One session of a Connection: the socket, the decoder of what it reads, the frames waiting to
+// be written, and its keep-alive. Private to the connection's source files.
+//
+// Thread safety: used on the connection's strand only.
+#pragma once
+
+#include <boost/asio/steady_timer.hpp>
+#include <string>
+
+#include "protocol/commands.hpp"
+#include "protocol/frame_decoder.hpp"
+#include "pulsar/byte_stream.hpp"
+#include "pulsar/connection.hpp"
+#include "pulsar/health_check.hpp"
+
+namespace reconsume::detail::pulsar {
+
+struct Connection::Session {
+  Session(boost::asio::any_io_executor executor, const BrokerAddress& address,
+          const ConnectionOptions& options)
+      : stream(executor, address, options.tls, options.verifyHostname),
+        writeWake(executor),
+        healthTimer(executor),
+        health(options.keepAliveInterval) {}
+
+  std::uint64_t id = 0;
+  ByteStream stream;
+  protocol::FrameDecoder decoder;
+  std::string outbox;  // frames waiting for the writer
+  boost::asio::steady_timer writeWake;
+  boost::asio::steady_timer healthTimer;
+  HealthCheck health;
+  int protocolVersion = protocol::kProtocolVersion;
+  bool up = false;
+  bool ended = false;
+  bool writing = false;
+};
+
+}  // namespace reconsume::detail::pulsar

@@ -1,0 +1,42 @@
+// Which broker serves a topic, and how many partitions it has, asked over the service URL's
+// connection: PARTITIONED_METADATA, and LOOKUP following Redirect answers (with the
+// `authoritative` flag the broker gives) up to a limit. When the answer says to proxy through
+// the service URL, the result is the broker reached through the service URL's host (a Pulsar
+// proxy). One pass each: the callers decide about retrying.
+//
+// Thread safety: every member may be called from any thread; callbacks run on a connection's
+// strand.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "client/backend.hpp"
+#include "pulsar/broker_address.hpp"
+#include "pulsar/connection_pool.hpp"
+
+namespace reconsume::detail::pulsar {
+
+class Lookup : public std::enable_shared_from_this<Lookup> {
+ public:
+  static constexpr int kMaxRedirects = 20;
+
+  Lookup(std::shared_ptr<ConnectionPool> pool, BrokerAddress service)
+      : pool_(std::move(pool)), service_(std::move(service)) {}
+
+  const BrokerAddress& service() const { return service_; }
+  void partitions(const std::string& topic, std::chrono::milliseconds timeout, Callback<int> done);
+  void broker(const std::string& topic, std::chrono::milliseconds timeout,
+              Callback<BrokerAddress> done);
+
+ private:
+  void ask(const std::string& topic, const BrokerAddress& at, bool authoritative, int redirects,
+           std::chrono::milliseconds timeout, Callback<BrokerAddress> done);
+  Status addressFor(const std::string& url, bool throughProxy, BrokerAddress& out) const;
+
+  const std::shared_ptr<ConnectionPool> pool_;
+  const BrokerAddress service_;
+};
+
+}  // namespace reconsume::detail::pulsar

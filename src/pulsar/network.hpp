@@ -1,0 +1,31 @@
+// What every producer and consumer of one pulsar:// backend shares: the I/O executor, the
+// connection pool, the lookup, the options and the id counters.
+//
+// Thread safety: immutable after construction except the atomics.
+#pragma once
+
+#include <atomic>
+#include <boost/asio/any_io_executor.hpp>
+#include <memory>
+
+#include "common/log.hpp"
+#include "pulsar/connection_pool.hpp"
+#include "pulsar/lookup.hpp"
+
+namespace reconsume::detail::pulsar {
+
+struct Network {
+  boost::asio::any_io_executor executor;
+  std::shared_ptr<const ConnectionOptions> options;
+  std::shared_ptr<ConnectionPool> pool;
+  std::shared_ptr<Lookup> lookup;
+  Log log;
+  // Producer and consumer ids are unique per backend, so one is never reused on any connection.
+  std::atomic<std::uint64_t> lastProducerId{0};
+  std::atomic<std::uint64_t> lastConsumerId{0};
+  std::atomic<bool> closed{false};
+
+  std::chrono::milliseconds operationTimeout() const { return options->operationTimeout; }
+};
+
+}  // namespace reconsume::detail::pulsar

@@ -1,0 +1,59 @@
+// Where a reader is: its start (exclusive or inclusive) and the last message it handed on. The
+// broker may send messages at or before the start (it restarts a non-durable cursor at an entry,
+// and a batch entry holds messages before the one asked for) and, after a reconnection, messages
+// handed on already; accept() drops both, so a reader never sees a message twice or one before
+// its start. Positions compare by ledger, entry and batch index (the partition is the
+// consumer's own and not compared).
+//
+// Thread safety: not synchronised; the consumer uses it from its strand only.
+#pragma once
+
+#include <optional>
+
+#include "reconsume/message.hpp"
+
+namespace reconsume::detail::pulsar {
+
+class ReaderPosition {
+ public:
+  ReaderPosition(std::optional<MessageId> start, bool inclusive)
+      : start_(start), inclusive_(inclusive) {}
+
+  // Whether to hand on the message with `id`; records it as the last one when so.
+  bool accept(const MessageId& id);
+  // After a seek: everything after `id` (from the first message for earliest()) comes next.
+  void seek(const MessageId& id) {
+    start_ = id;
+    inclusive_ = false;
+    last_.reset();
+  }
+
+  // Where a new subscription must start: the last message handed on, else the start.
+  std::optional<MessageId> resumeFrom() const { return last_ ? last_ : start_; }
+  const std::optional<MessageId>& last() const { return last_; }
+
+  // -1, 0, 1 by ledger, entry and batch index.
+  static int compare(const MessageId& a, const MessageId& b);
+
+ private:
+  std::optional<MessageId> start_;
+  bool inclusive_;
+  std::optional<MessageId> last_;
+};
+
+inline int ReaderPosition::compare(const MessageId& a, const MessageId& b) {
+  if (a.ledger() != b.ledger()) return a.ledger() < b.ledger() ? -1 : 1;
+  if (a.entry() != b.entry()) return a.entry() < b.entry() ? -1 : 1;
+  if (a.batchIndex() != b.batchIndex()) return a.batchIndex() < b.batchIndex() ? -1 : 1;
+  return 0;
+}
+
+inline bool ReaderPosition::accept(const MessageId& id) {
+  bool after = last_    ? compare(id, *last_) > 0
+               : start_ ? (inclusive_ ? compare(id, *start_) >= 0 : compare(id, *start_) > 0)
+                        : true;
+  if (after) last_ = id;
+  return after;
+}
+
+}  // namespace reconsume::detail::pulsar

@@ -1,0 +1,79 @@
+// A producer's messages between send() and the broker's receipt, in order: sequence ids, the
+// bound (maxPendingMessages: beyond it a send waits for room or fails with producer_busy),
+// receipts matched to the oldest message, send timeouts, and what to write again after a
+// reconnection. Frames are kept as written, so a resend repeats exactly the same bytes.
+//
+// Thread safety: not synchronised; the producer uses it from its strand only.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "client/backend.hpp"
+#include "protocol/outgoing.hpp"
+
+namespace reconsume::detail::pulsar {
+
+class SendQueue {
+ public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+
+  struct Pending {
+    std::uint64_t sequenceId{0};
+    std::string frame;
+    Callback<MessageId> done;
+    TimePoint deadline;  // TimePoint::max(): no send timeout
+  };
+  // A message admitted while the queue was full, not yet given a sequence id.
+  struct Waiting {
+    protocol::EncodedMessage message;
+    Callback<MessageId> done;
+    TimePoint deadline;
+  };
+  // Turns an admitted message into its frame once it has a sequence id.
+  using Encoder = std::function<std::string(protocol::EncodedMessage&, std::uint64_t sequenceId)>;
+
+  SendQueue(std::size_t maxPending, bool blockIfFull)
+      : maxPending_(maxPending), blockIfFull_(blockIfFull) {}
+
+  enum class Admitted { pending, waiting, busy };
+  // pending: it has the next sequence id and its frame is back()'s (write it if connected);
+  // waiting: the queue is full and the message waits for room; busy: full and not blocking
+  // (`done` was not kept).
+  Admitted admit(protocol::EncodedMessage message, Callback<MessageId> done, TimePoint deadline,
+                 const Encoder& encode);
+
+  // The receipt for `sequenceId`: the oldest pending message when it matches. `outOfOrder` is
+  // set when the receipt is for a message after the oldest (the broker lost one: reconnect and
+  // resend); a receipt for an older one (a duplicate) returns nothing.
+  std::optional<Pending> receipt(std::uint64_t sequenceId, bool& outOfOrder);
+
+  // Moves waiting messages into the pending queue while there is room; returns how many, whose
+  // frames are the last ones of pending().
+  std::size_t refill(const Encoder& encode);
+
+  // Everything whose deadline passed, oldest first (pending, then waiting).
+  std::vector<Callback<MessageId>> expire(TimePoint now);
+  // Everything, for a failure that ends them all (closed, topic terminated).
+  std::vector<Callback<MessageId>> takeAll();
+
+  std::optional<TimePoint> nextDeadline() const;
+  const std::deque<Pending>& pending() const { return pending_; }
+  std::size_t waitingCount() const { return waiting_.size(); }
+  bool empty() const { return pending_.empty() && waiting_.empty(); }
+  std::uint64_t nextSequenceId() const { return nextSequenceId_; }
+  void setNextSequenceId(std::uint64_t next) { nextSequenceId_ = next; }
+
+ private:
+  std::size_t maxPending_;
+  bool blockIfFull_;
+  std::uint64_t nextSequenceId_ = 0;
+  std::deque<Pending> pending_;
+  std::deque<Waiting> waiting_;
+};
+
+}  // namespace reconsume::detail::pulsar

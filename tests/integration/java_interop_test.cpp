@@ -1,0 +1,243 @@
+// reconsume and the official Java client 4.0.8 on the same topics, through the pulsar:// backend:
+//   - retries hop between the two clients on one subscription — each reads the other's
+//     RECONSUMETIMES and origin properties — and the message dead-letters at the same count,
+//     whichever client makes the last hop (Java's maxRedeliverCount = our maxRetries);
+//   - 1,000 keyed messages a Java producer batches by default are received one by one, each
+//     exactly once, and acknowledging them empties the subscription's backlog.
+#include "integration/java_interop.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "integration/pulsar_environment.hpp"
+#include "reconsume/reconsume.hpp"
+
+namespace reconsume::integration {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr int kMaxRetries = 3;
+
+std::string text(const boost::json::object& line, const char* key) {
+  const auto* value = line.if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->as_string()) : "";
+}
+
+std::string property(const boost::json::object& line, const char* key) {
+  const auto& properties = line.at("properties").as_object();
+  const auto* value = properties.if_contains(key);
+  return value != nullptr ? std::string(value->as_string()) : "";
+}
+
+class JavaInterop : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    ClientOptions options;
+    options.operationTimeout = 30s;
+    client_ = Client::connect(pulsar().serviceUrl, options);
+    admin_ = Admin::connect(pulsar().adminUrl, pulsar().adminOptions());
+  }
+  void TearDown() override { client_.close(); }
+
+  // Our consumer of the topic (and its retry topic), with the same bound as Java's.
+  Consumer ours(const std::string& topic) {
+    ConsumerOptions options;
+    options.topics = {topic};
+    options.subscription = "interop";
+    options.initialPosition = InitialPosition::earliest;
+    options.retry = RetryPolicy::levels(DelayLevels::parse("200ms 200ms 200ms"), kMaxRetries);
+    return client_.subscribe(options);
+  }
+
+  // One hop by the Java client: receive one message (from the topic or its retry topic) and
+  // reconsumeLater it with 200 ms.
+  // `retryBacklog`: what is left unacknowledged on the retry topic afterwards (the new retry, or
+  // nothing once Java dead-lettered it).
+  boost::json::object javaHop(const std::string& topic, std::int64_t retryBacklog = 1) {
+    JavaRun run = runJava("retry-participant", {"--topic", topic, "--subscription", "interop",
+                                                "--max-redeliver", std::to_string(kMaxRetries),
+                                                "--receive", "1", "--then", "reconsume:200"});
+    EXPECT_EQ(run.exitCode, 0) << run.output;
+    auto messages = run.events("message");
+    if (messages.size() != 1) {
+      ADD_FAILURE() << "the Java consumer received " << messages.size() << " messages:\n"
+                    << run.output;
+      return {};
+    }
+    // The Java client acknowledges without a receipt (and after reconsumeLater returned): wait
+    // until the broker has the acknowledgement — one message, the new retry, left unacknowledged
+    // on the retry topic — so the next hop does not get the old one again.
+    waitForBacklog(topic + "-interop-RETRY", retryBacklog);
+    return messages[0];
+  }
+
+  void waitForBacklog(const std::string& topic, std::int64_t expected) {
+    auto deadline = std::chrono::steady_clock::now() + 15s;
+    std::int64_t backlog = -1;
+    while (std::chrono::steady_clock::now() < deadline) {
+      auto subscriptions = admin_.subscriptions(topic);
+      for (const auto& subscription : subscriptions) {
+        if (subscription.name == "interop") backlog = subscription.backlog;
+      }
+      if (backlog == expected) return;
+      std::this_thread::sleep_for(50ms);  // polling broker statistics: there is no event
+    }
+    ADD_FAILURE() << "the backlog of 'interop' on " << topic << " stayed " << backlog
+                  << " instead of " << expected;
+  }
+
+  // What the dead-letter topic holds, read with our reader.
+  std::vector<Message> deadLetters(const std::string& topic) {
+    auto reader = client_.createReader(topic + "-interop-DLQ");
+    std::vector<Message> found;
+    while (reader.hasMessageAvailable()) {
+      auto message = reader.readNext(10s);
+      if (!message) break;
+      found.push_back(*message);
+    }
+    return found;
+  }
+
+  Client client_;
+  Admin admin_;
+};
+
+TEST_F(JavaInterop, RetriesHopBetweenTheClientsAndJavaDeadLettersWhereWeWould) {
+  std::string topic = uniqueTopic("interop-retry-java-last");
+  OutgoingMessage order;
+  order.payload = "order-17";
+  order.key = "customer-4";
+  order.properties = {{"tenant", "acme"}};
+  auto originalId = client_.createProducer(topic).send(order);
+
+  {  // Hop 1: ours.
+    auto consumer = ours(topic);
+    auto message = consumer.receive(10s);
+    ASSERT_TRUE(message);
+    EXPECT_EQ(message->data(), "order-17");
+    consumer.reconsumeLater(*message);
+    consumer.close();
+  }
+  // Hop 2: Java reads our retry message.
+  auto fromUs = javaHop(topic);
+  ASSERT_FALSE(fromUs.empty());
+  EXPECT_EQ(text(fromUs, "topic"), topic + "-interop-RETRY");
+  EXPECT_EQ(text(fromUs, "payload"), "order-17");
+  EXPECT_EQ(text(fromUs, "key"), "customer-4");
+  EXPECT_EQ(property(fromUs, "RECONSUMETIMES"), "1");
+  EXPECT_EQ(property(fromUs, "REAL_TOPIC"), topic);
+  EXPECT_EQ(property(fromUs, "ORIGIN_MESSAGE_ID"), originalId.toString());
+  EXPECT_EQ(property(fromUs, "tenant"), "acme");
+  {  // Hop 3: ours reads Java's.
+    auto consumer = ours(topic);
+    auto message = consumer.receive(10s);
+    ASSERT_TRUE(message);
+    EXPECT_EQ(message->topic(), topic + "-interop-RETRY");
+    EXPECT_EQ(message->property("RECONSUMETIMES"), "2");
+    EXPECT_EQ(message->property("REAL_TOPIC"), topic);
+    EXPECT_EQ(message->property("ORIGIN_MESSAGE_ID"), originalId.toString());
+    EXPECT_EQ(message->property("tenant"), "acme");
+    EXPECT_EQ(message->key(), "customer-4");
+    consumer.reconsumeLater(*message);
+    consumer.close();
+  }
+  // Hop 4: RECONSUMETIMES would be 4 > 3: Java dead-letters it.
+  auto last = javaHop(topic, 0);
+  EXPECT_EQ(property(last, "RECONSUMETIMES"), "3");
+  auto dead = deadLetters(topic);
+  ASSERT_EQ(dead.size(), 1u);
+  EXPECT_EQ(dead[0].data(), "order-17");
+  EXPECT_EQ(dead[0].property("RECONSUMETIMES"), "4");
+  EXPECT_EQ(dead[0].property("REAL_TOPIC"), topic);
+  EXPECT_EQ(dead[0].property("ORIGIN_MESSAGE_ID"), originalId.toString());
+  EXPECT_EQ(dead[0].property("tenant"), "acme");
+}
+
+TEST_F(JavaInterop, RetriesHopBetweenTheClientsAndWeDeadLetterWhereJavaWould) {
+  std::string topic = uniqueTopic("interop-retry-ours-last");
+  JavaRun sent = runJava(
+      "produce", {"--topic", topic, "--count", "1", "--key", "k9", "--property", "color=blue"});
+  ASSERT_EQ(sent.exitCode, 0) << sent.output;
+  std::string originalId = text(sent.events("sent").at(0), "messageId");
+
+  auto first = javaHop(topic);  // Hop 1: Java, from the topic itself.
+  EXPECT_EQ(text(first, "topic"), topic);
+  for (int hop = 2; hop <= 4; hop += 2) {
+    {  // Hops 2 and 4: ours.
+      auto consumer = ours(topic);
+      auto message = consumer.receive(10s);
+      ASSERT_TRUE(message);
+      EXPECT_EQ(message->property("RECONSUMETIMES"), std::to_string(hop - 1));
+      EXPECT_EQ(message->property("REAL_TOPIC"), topic);
+      EXPECT_EQ(message->property("ORIGIN_MESSAGE_ID"), originalId);
+      EXPECT_EQ(message->property("color"), "blue");
+      consumer.reconsumeLater(*message);
+      consumer.close();
+    }
+    if (hop == 2) {  // Hop 3: Java.
+      auto third = javaHop(topic);
+      EXPECT_EQ(property(third, "RECONSUMETIMES"), "2");
+    }
+  }
+  auto dead = deadLetters(topic);
+  ASSERT_EQ(dead.size(), 1u);
+  EXPECT_EQ(dead[0].property("RECONSUMETIMES"), "4");
+  EXPECT_EQ(dead[0].property("DEAD_LETTER_CAUSE"), "exhausted");
+  EXPECT_EQ(dead[0].property("ORIGIN_MESSAGE_ID"), originalId);
+  EXPECT_EQ(dead[0].key(), "k9");
+  // Nothing is left on the retry topic's subscription.
+  EXPECT_EQ(admin_.subscriptions(topic + "-interop-RETRY").at(0).backlog, 0);
+}
+
+TEST_F(JavaInterop, ThousandKeyedMessagesBatchedByJavaAreEachReceivedOnceAndAcknowledged) {
+  std::string topic = uniqueTopic("interop-batches");
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "batches";
+  options.initialPosition = InitialPosition::earliest;
+  auto consumer = client_.subscribe(options);
+
+  JavaRun run = runJava("batch-producer", {"--topic", topic, "--count", "1000", "--keys", "16"});
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  auto sent = run.events("sent");
+  ASSERT_EQ(sent.size(), 1000u);
+  std::set<std::pair<std::int64_t, std::int64_t>> entries;
+  for (const auto& line : sent) {
+    entries.emplace(line.at("ledgerId").as_int64(), line.at("entryId").as_int64());
+  }
+  EXPECT_LT(entries.size(), 1000u) << "the Java producer batched nothing";
+
+  std::map<std::string, int> received;
+  std::map<std::string, std::string> keyOf;
+  int batched = 0;
+  while (received.size() < 1000) {
+    auto message = consumer.receive(15s);
+    if (!message) break;
+    std::string payload(message->data());
+    ++received[payload];
+    keyOf[payload] = message->key().value_or("");
+    // Java sends a batch that holds a single message as a plain entry.
+    if (message->id().batchIndex() >= 0) ++batched;
+    consumer.acknowledge(*message);
+  }
+  ASSERT_EQ(received.size(), 1000u);
+  for (int i = 0; i < 1000; ++i) {
+    auto payload = "message-" + std::to_string(i);
+    EXPECT_EQ(received[payload], 1) << payload;
+    EXPECT_EQ(keyOf[payload], "key-" + std::to_string(i % 16)) << payload;
+  }
+  EXPECT_GT(batched, 500) << "most messages came out of batch entries";
+  EXPECT_FALSE(consumer.receive(500ms)) << "a message came twice";
+  auto subscriptions = admin_.subscriptions(topic);
+  ASSERT_EQ(subscriptions.size(), 1u);
+  EXPECT_EQ(subscriptions[0].name, "batches");
+  EXPECT_EQ(subscriptions[0].backlog, 0);
+}
+
+}  // namespace
+}  // namespace reconsume::integration

@@ -1,0 +1,420 @@
+// The public Client on pulsar:// against a scripted broker that checks and answers the exact
+// commands: a producer writes its unconfirmed messages again, in order and with the same
+// sequence ids, after its connection broke; a consumer acknowledges a batch entry once, when its
+// last message is acknowledged, and waits for the broker's ACK_RESPONSE.
+#include <gtest/gtest.h>
+
+#include <boost/asio/use_future.hpp>
+#include <future>
+
+#include "protocol/batch_builder.hpp"
+#include "protocol/commands.hpp"
+#include "protocol/frame_encoder.hpp"
+#include "pulsar_fake_broker.hpp"
+#include "reconsume/reconsume.hpp"
+
+namespace reconsume {
+namespace {
+
+using namespace std::chrono_literals;
+using pulsar_test::FakeBroker;
+using pulsar_test::FakePeer;
+
+const std::string kTopic = "persistent://public/default/scripted";
+
+ClientOptions quietOptions() {
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  options.operationTimeout = 10s;
+  return options;
+}
+
+void answerMetadata(FakePeer& peer) {
+  auto request = peer.expect(proto::BaseCommand::PARTITIONED_METADATA).command.partitionmetadata();
+  EXPECT_EQ(request.topic(), kTopic);
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
+  answer.mutable_partitionmetadataresponse()->set_request_id(request.request_id());
+  answer.mutable_partitionmetadataresponse()->set_partitions(0);
+  answer.mutable_partitionmetadataresponse()->set_response(
+      proto::CommandPartitionedTopicMetadataResponse::Success);
+  peer.write(answer);
+}
+
+void answerLookup(FakePeer& peer, const std::string& url) {
+  auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+  EXPECT_EQ(request.topic(), kTopic);
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+  answer.mutable_lookuptopicresponse()->set_request_id(request.request_id());
+  answer.mutable_lookuptopicresponse()->set_response(proto::CommandLookupTopicResponse::Connect);
+  answer.mutable_lookuptopicresponse()->set_brokerserviceurl(url);
+  peer.write(answer);
+}
+
+proto::CommandProducer answerProducer(FakePeer& peer) {
+  auto request = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+  answer.mutable_producer_success()->set_request_id(request.request_id());
+  answer.mutable_producer_success()->set_producer_name("standalone-0-7");
+  answer.mutable_producer_success()->set_last_sequence_id(-1);
+  peer.write(answer);
+  return request;
+}
+
+void receipt(FakePeer& peer, std::uint64_t producerId, std::uint64_t sequenceId,
+             std::uint64_t entry) {
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::SEND_RECEIPT);
+  auto& receipt = *answer.mutable_send_receipt();
+  receipt.set_producer_id(producerId);
+  receipt.set_sequence_id(sequenceId);
+  receipt.mutable_message_id()->set_ledgerid(40);
+  receipt.mutable_message_id()->set_entryid(entry);
+  peer.write(answer);
+}
+
+TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnection) {
+  std::string url;
+  std::vector<FakeBroker::Script> scripts;
+  std::promise<void> firstConfirmed;
+  std::uint64_t producerId = 0;
+  scripts.push_back([&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto producer = answerProducer(peer);
+    producerId = producer.producer_id();
+    EXPECT_FALSE(producer.has_producer_name()) << "the broker names it";
+    for (int i = 0; i < 3; ++i) {
+      auto send = peer.expect(proto::BaseCommand::SEND);
+      EXPECT_EQ(send.command.send().sequence_id(), static_cast<std::uint64_t>(i));
+      EXPECT_EQ(send.payload, "m" + std::to_string(i));
+      EXPECT_EQ(send.metadata->producer_name(), "standalone-0-7");
+    }
+    receipt(peer, producerId, 0, 0);
+    firstConfirmed.set_value();
+    // The connection breaks before m1 and m2 are confirmed.
+  });
+  scripts.push_back([&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerLookup(peer, url);
+    auto producer = answerProducer(peer);
+    EXPECT_EQ(producer.producer_id(), producerId) << "the same producer comes back";
+    EXPECT_EQ(producer.producer_name(), "standalone-0-7");
+    EXPECT_FALSE(producer.user_provided_producer_name());
+    EXPECT_EQ(producer.epoch(), 1u);
+    for (int i = 1; i < 3; ++i) {
+      auto send = peer.expect(proto::BaseCommand::SEND);
+      EXPECT_EQ(send.command.send().sequence_id(), static_cast<std::uint64_t>(i));
+      EXPECT_EQ(send.payload, "m" + std::to_string(i));
+      receipt(peer, producerId, static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(i));
+    }
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  });
+  FakeBroker broker(std::move(scripts));
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  auto producer = client.createProducer(kTopic);
+  std::vector<std::future<MessageId>> sent;
+  for (int i = 0; i < 3; ++i) {
+    OutgoingMessage message;
+    message.payload = "m" + std::to_string(i);
+    sent.push_back(producer.asyncSend(message, boost::asio::use_future));
+  }
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(sent[static_cast<std::size_t>(i)].wait_for(20s), std::future_status::ready) << i;
+    EXPECT_EQ(sent[static_cast<std::size_t>(i)].get(), MessageId(40, i));
+  }
+  EXPECT_EQ(broker.accepted(), 2);
+  client.close();
+}
+
+// A batch entry of three messages, as a Java producer writes it by default.
+std::string batchMessageFrame(std::uint64_t consumerId) {
+  protocol::BatchBuilder builder;
+  for (int i = 0; i < 3; ++i) {
+    OutgoingMessage message;
+    message.payload = "b" + std::to_string(i);
+    builder.add(message, static_cast<std::uint64_t>(i));
+  }
+  auto entry = builder.finish({.producerName = "java-1", .sequenceId = 0, .publishTimeMs = 5});
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::MESSAGE);
+  command.mutable_message()->set_consumer_id(consumerId);
+  command.mutable_message()->mutable_message_id()->set_ledgerid(12);
+  command.mutable_message()->mutable_message_id()->set_entryid(4);
+  std::string out;
+  protocol::appendPayloadFrame(out, command, entry.metadata, entry.payload);
+  return out;
+}
+
+TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
+  std::string url;
+  std::promise<void> twoAcked;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+    EXPECT_EQ(subscribe.subscription(), "batch-sub");
+    EXPECT_EQ(subscribe.subtype(), proto::CommandSubscribe::Shared);
+    proto::BaseCommand success;
+    success.set_type(proto::BaseCommand::SUCCESS);
+    success.mutable_success()->set_request_id(subscribe.request_id());
+    peer.write(success);
+    auto flow = peer.expect(proto::BaseCommand::FLOW).command.flow();
+    EXPECT_EQ(flow.consumer_id(), subscribe.consumer_id());
+    EXPECT_EQ(flow.messagepermits(), 50u) << "receiverQueueSize";
+    peer.write(batchMessageFrame(subscribe.consumer_id()));
+    twoAcked.get_future().wait();
+    // Only now, after the third acknowledgement, does one ACK for the entry come.
+    auto ack = peer.expect(proto::BaseCommand::ACK).command.ack();
+    EXPECT_EQ(ack.ack_type(), proto::CommandAck::Individual);
+    ASSERT_EQ(ack.message_id_size(), 1);
+    EXPECT_EQ(ack.message_id(0).ledgerid(), 12u);
+    EXPECT_EQ(ack.message_id(0).entryid(), 4u);
+    EXPECT_EQ(ack.message_id(0).ack_set_size(), 0) << "the whole entry";
+    ASSERT_TRUE(ack.has_request_id());
+    proto::BaseCommand response;
+    response.set_type(proto::BaseCommand::ACK_RESPONSE);
+    response.mutable_ackresponse()->set_consumer_id(subscribe.consumer_id());
+    response.mutable_ackresponse()->set_request_id(ack.request_id());
+    peer.write(response);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ConsumerOptions options;
+  options.topics = {kTopic};
+  options.subscription = "batch-sub";
+  options.receiverQueueSize = 50;
+  auto consumer = client.subscribe(options);
+  std::vector<Message> messages;
+  for (int i = 0; i < 3; ++i) {
+    auto message = consumer.receive(10s);
+    ASSERT_TRUE(message);
+    EXPECT_EQ(message->data(), "b" + std::to_string(i));
+    EXPECT_EQ(message->id(), MessageId(12, 4, -1, i));
+    messages.push_back(*message);
+  }
+  consumer.acknowledge(messages[2]);  // complete at once: only recorded
+  consumer.acknowledge(messages[0]);
+  twoAcked.set_value();
+  auto last = consumer.asyncAcknowledge(messages[1], boost::asio::use_future);
+  ASSERT_EQ(last.wait_for(10s), std::future_status::ready);
+  EXPECT_NO_THROW(last.get());
+  client.close();
+}
+
+}  // namespace
+}  // namespace reconsume
+
+namespace reconsume {
+namespace {
+
+// Answers CLOSE_PRODUCER and CLOSE_CONSUMER, nothing else, until the client goes away.
+void answerOnlyCloses(FakePeer& peer, std::promise<void>& asked, int requestsBeforeReady) {
+  int requests = 0;
+  for (;;) {
+    protocol::Frame frame;
+    try {
+      frame = peer.read(30s);
+    } catch (const std::exception&) {
+      return;  // the client closed the connection
+    }
+    const auto& command = frame.command;
+    std::optional<std::uint64_t> closeRequest;
+    if (command.type() == proto::BaseCommand::CLOSE_CONSUMER) {
+      closeRequest = command.close_consumer().request_id();
+    } else if (command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
+      closeRequest = command.close_producer().request_id();
+    } else if (command.type() == proto::BaseCommand::ACK ||
+               command.type() == proto::BaseCommand::PARTITIONED_METADATA ||
+               command.type() == proto::BaseCommand::SEND) {
+      if (++requests == requestsBeforeReady) asked.set_value();
+    }
+    if (closeRequest) {
+      proto::BaseCommand success;
+      success.set_type(proto::BaseCommand::SUCCESS);
+      success.mutable_success()->set_request_id(*closeRequest);
+      peer.write(success);
+    }
+  }
+}
+
+TEST(PulsarClientFlow, ClosingTheClientCompletesEveryOperationInFlightOnceWithClosed) {
+  std::string url;
+  std::promise<void> asked;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+    proto::BaseCommand success;
+    success.set_type(proto::BaseCommand::SUCCESS);
+    success.mutable_success()->set_request_id(subscribe.request_id());
+    peer.write(success);
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(batchMessageFrame(subscribe.consumer_id()));
+    // From here on: an ACK and a PARTITIONED_METADATA that are never answered.
+    answerOnlyCloses(peer, asked, 2);
+  }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ConsumerOptions options;
+  options.topics = {kTopic};
+  options.subscription = "closing";
+  auto consumer = client.subscribe(options);
+  std::vector<Message> batch;
+  for (int i = 0; i < 3; ++i) batch.push_back(*consumer.receive(10s));
+  consumer.acknowledge(batch[0]);
+  consumer.acknowledge(batch[1]);
+  auto ack = consumer.asyncAcknowledge(batch[2], boost::asio::use_future);  // the entry's ACK
+  auto lookup = std::async(std::launch::async, [&] { return client.partitionsOf(kTopic + "-x"); });
+  auto receive = consumer.asyncReceive(boost::asio::use_future);
+  ASSERT_EQ(asked.get_future().wait_for(10s), std::future_status::ready);
+
+  auto start = std::chrono::steady_clock::now();
+  client.close();
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s) << "close did not wait for timeouts";
+  for (auto* future : {&ack}) {
+    ASSERT_EQ(future->wait_for(10s), std::future_status::ready);
+    try {
+      future->get();
+      ADD_FAILURE() << "the acknowledgement succeeded";
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    }
+  }
+  try {
+    lookup.get();
+    ADD_FAILURE() << "the lookup succeeded";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::closed) << e.what();
+  }
+  try {
+    receive.get();
+    ADD_FAILURE() << "the receive succeeded";
+  } catch (const boost::system::system_error& e) {
+    EXPECT_EQ(e.code(), errc::closed) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace reconsume
+
+namespace reconsume {
+namespace {
+
+std::string plainMessageFrame(std::uint64_t consumerId, std::uint64_t entry) {
+  proto::MessageMetadata metadata;
+  metadata.set_producer_name("p");
+  metadata.set_sequence_id(entry);
+  metadata.set_publish_time(1'700'000'000'000);
+  proto::BaseCommand command;
+  command.set_type(proto::BaseCommand::MESSAGE);
+  command.mutable_message()->set_consumer_id(consumerId);
+  command.mutable_message()->mutable_message_id()->set_ledgerid(5);
+  command.mutable_message()->mutable_message_id()->set_entryid(entry);
+  std::string out;
+  protocol::appendPayloadFrame(out, command, metadata, "e" + std::to_string(entry));
+  return out;
+}
+
+proto::CommandSubscribe acceptSubscribe(FakePeer& peer) {
+  auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+  proto::BaseCommand success;
+  success.set_type(proto::BaseCommand::SUCCESS);
+  success.mutable_success()->set_request_id(subscribe.request_id());
+  peer.write(success);
+  return subscribe;
+}
+
+TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) {
+  std::string url;
+  std::promise<void> firstRead;
+  proto::CommandSubscribe first, second;
+  std::uint32_t regranted = 0;
+  FakeBroker broker({[&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       answerMetadata(peer);
+                       answerLookup(peer, url);
+                       first = acceptSubscribe(peer);
+                       peer.expect(proto::BaseCommand::FLOW);
+                       for (std::uint64_t entry = 0; entry < 3; ++entry) {
+                         peer.write(plainMessageFrame(first.consumer_id(), entry));
+                       }
+                       firstRead.get_future().wait();
+                       // The connection breaks with e1 and e2 still in the reader's queue.
+                     },
+                     [&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       answerLookup(peer, url);
+                       second = acceptSubscribe(peer);
+                       regranted =
+                           peer.expect(proto::BaseCommand::FLOW).command.flow().messagepermits();
+                       // The new cursor starts at the entry after the id given: e2 again, e3.
+                       peer.write(plainMessageFrame(second.consumer_id(), 2));
+                       peer.write(plainMessageFrame(second.consumer_id(), 3));
+                       EXPECT_TRUE(peer.answerClosesUntilClosed());
+                     }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ReaderOptions options;
+  options.topic = kTopic;
+  options.receiverQueueSize = 10;
+  auto reader = client.createReader(options);
+  std::vector<std::string> read;
+  auto next = reader.readNext(10s);
+  ASSERT_TRUE(next);
+  read.emplace_back(next->data());
+  firstRead.set_value();
+  while (read.size() < 4) {
+    auto message = reader.readNext(10s);
+    if (!message) break;
+    read.emplace_back(message->data());
+  }
+  EXPECT_EQ(read, (std::vector<std::string>{"e0", "e1", "e2", "e3"}));
+  EXPECT_FALSE(reader.readNext(300ms)) << "a message came twice";
+  EXPECT_FALSE(first.durable());
+  EXPECT_EQ(first.initialposition(), proto::CommandSubscribe::Earliest);
+  EXPECT_FALSE(first.has_start_message_id());
+  ASSERT_TRUE(second.has_start_message_id());
+  EXPECT_EQ(second.start_message_id().ledgerid(), 5u);
+  EXPECT_EQ(second.start_message_id().entryid(), 1u) << "the entry before the last one handed on";
+  EXPECT_NE(second.consumer_id(), first.consumer_id());
+  EXPECT_EQ(regranted, 7u) << "what the broker held: 10 granted, 3 sent";
+  client.close();
+}
+
+}  // namespace
+}  // namespace reconsume
+
+namespace reconsume {
+namespace {
+
+TEST(PulsarClientFlow, TlsFilesThatCannotBeLoadedAreNamedAtConnect) {
+  ClientOptions options;
+  options.tls.caFile = "/nonexistent/ca.pem";
+  try {
+    Client::connect("pulsar+ssl://localhost:6651", options);
+    FAIL() << "a missing CA file was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("/nonexistent/ca.pem"), std::string::npos) << e.what();
+  }
+  options.tls.caFile.clear();
+  options.tls.certFile = "/tmp/client.pem";
+  try {
+    Client::connect("pulsar+ssl://localhost:6651", options);
+    FAIL() << "a certificate without its key was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("keyFile"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace reconsume

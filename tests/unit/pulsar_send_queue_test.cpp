@@ -1,0 +1,128 @@
+#include <gtest/gtest.h>
+
+#include "protocol/frame_decoder.hpp"
+#include "protocol/outgoing.hpp"
+#include "pulsar/send_queue.hpp"
+
+namespace reconsume::detail::pulsar {
+namespace {
+
+using namespace std::chrono_literals;
+using TimePoint = SendQueue::TimePoint;
+const TimePoint t0 = TimePoint() + 1h;
+
+protocol::EncodedMessage message(std::string payload) {
+  OutgoingMessage outgoing;
+  outgoing.payload = std::move(payload);
+  return protocol::encodeMessage(outgoing, {.producerName = "p", .publishTimeMs = 1000});
+}
+
+// The real SEND frame for producer 9, as the producer writes it.
+std::string encode(protocol::EncodedMessage& m, std::uint64_t sequenceId) {
+  m.metadata.set_sequence_id(sequenceId);
+  return protocol::encodeSend(9, m);
+}
+
+struct Results {
+  std::vector<std::pair<int, Status>> order;  // (message, outcome) in completion order
+  Callback<MessageId> callback(int index) {
+    return [this, index](const Status& status, MessageId) { order.push_back({index, status}); };
+  }
+};
+
+TEST(PulsarSendQueue, SequenceIdsGoIntoTheFramesAndReceiptsCompleteInOrder) {
+  SendQueue queue(10, true);
+  Results results;
+  queue.setNextSequenceId(5);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(queue.admit(message("m" + std::to_string(i)), results.callback(i), t0 + 1s, encode),
+              SendQueue::Admitted::pending);
+  }
+  ASSERT_EQ(queue.pending().size(), 3u);
+  // The frame is a SEND of producer 9 with the sequence id in command and metadata.
+  protocol::FrameDecoder decoder;
+  decoder.feed(queue.pending()[1].frame);
+  auto frame = decoder.next();
+  ASSERT_TRUE(frame.hasFrame());
+  EXPECT_EQ(frame.frame().command.send().producer_id(), 9u);
+  EXPECT_EQ(frame.frame().command.send().sequence_id(), 6u);
+  EXPECT_EQ(frame.frame().metadata->sequence_id(), 6u);
+  EXPECT_EQ(frame.frame().payload, "m1");
+
+  bool outOfOrder = false;
+  EXPECT_FALSE(queue.receipt(4, outOfOrder)) << "a duplicate receipt of an older message";
+  EXPECT_FALSE(outOfOrder);
+  auto first = queue.receipt(5, outOfOrder);
+  ASSERT_TRUE(first);
+  first->done({}, MessageId());
+  EXPECT_FALSE(queue.receipt(7, outOfOrder)) << "6 is still the oldest";
+  EXPECT_TRUE(outOfOrder);
+  EXPECT_EQ(queue.pending().front().sequenceId, 6u);
+  EXPECT_EQ(results.order.size(), 1u);
+}
+
+TEST(PulsarSendQueue, AFullQueueMakesSendsWaitOrFailWhenNotBlocking) {
+  Results results;
+  SendQueue failing(2, false);
+  failing.admit(message("a"), results.callback(0), t0 + 1s, encode);
+  failing.admit(message("b"), results.callback(1), t0 + 1s, encode);
+  EXPECT_EQ(failing.admit(message("c"), results.callback(2), t0 + 1s, encode),
+            SendQueue::Admitted::busy);
+
+  SendQueue blocking(2, true);
+  blocking.admit(message("a"), results.callback(10), t0 + 1s, encode);
+  blocking.admit(message("b"), results.callback(11), t0 + 1s, encode);
+  EXPECT_EQ(blocking.admit(message("c"), results.callback(12), t0 + 1s, encode),
+            SendQueue::Admitted::waiting);
+  EXPECT_EQ(blocking.refill(encode), 0u) << "no room yet";
+  bool outOfOrder = false;
+  blocking.receipt(0, outOfOrder)->done({}, MessageId());
+  EXPECT_EQ(blocking.refill(encode), 1u);
+  EXPECT_EQ(blocking.pending().back().sequenceId, 2u) << "the waiting message gets the next id";
+  EXPECT_EQ(blocking.waitingCount(), 0u);
+}
+
+TEST(PulsarSendQueue, WaitingMessagesKeepTheirPlaceAheadOfNewOnes) {
+  Results results;
+  SendQueue queue(1, true);
+  queue.admit(message("a"), results.callback(0), t0 + 1s, encode);
+  queue.admit(message("b"), results.callback(1), t0 + 1s, encode);
+  bool outOfOrder = false;
+  queue.receipt(0, outOfOrder)->done({}, MessageId());
+  // Room now, but "b" waits: "c" must not overtake it.
+  EXPECT_EQ(queue.admit(message("c"), results.callback(2), t0 + 1s, encode),
+            SendQueue::Admitted::waiting);
+  EXPECT_EQ(queue.refill(encode), 1u);
+  EXPECT_EQ(queue.pending().back().frame.substr(queue.pending().back().frame.size() - 1), "b");
+}
+
+TEST(PulsarSendQueue, TimeoutsTakeTheOldestFirstAndTakeAllTheRest) {
+  Results results;
+  SendQueue queue(2, true);
+  queue.admit(message("a"), results.callback(0), t0 + 100ms, encode);
+  queue.admit(message("b"), results.callback(1), t0 + 200ms, encode);
+  queue.admit(message("c"), results.callback(2), t0 + 150ms, encode);  // waiting
+  EXPECT_EQ(queue.nextDeadline(), t0 + 100ms);
+  auto expired = queue.expire(t0 + 160ms);
+  ASSERT_EQ(expired.size(), 2u);  // "a" and the waiting "c"
+  for (auto& done : expired) done(Status(errc::timeout, "late"), MessageId());
+  EXPECT_EQ(results.order[0].first, 0);
+  EXPECT_EQ(results.order[1].first, 2);
+  EXPECT_EQ(queue.pending().size(), 1u);
+  for (auto& done : queue.takeAll()) done(Status(errc::closed, "closed"), MessageId());
+  EXPECT_TRUE(queue.empty());
+  EXPECT_EQ(results.order.back().first, 1);
+  EXPECT_EQ(results.order.back().second.code, errc::closed);
+  EXPECT_FALSE(queue.nextDeadline());
+}
+
+TEST(PulsarSendQueue, NoSendTimeoutMeansNoDeadline) {
+  Results results;
+  SendQueue queue(2, true);
+  queue.admit(message("a"), results.callback(0), TimePoint::max(), encode);
+  EXPECT_FALSE(queue.nextDeadline());
+  EXPECT_TRUE(queue.expire(t0 + 1000h).empty());
+}
+
+}  // namespace
+}  // namespace reconsume::detail::pulsar

@@ -1,0 +1,244 @@
+// `reconsume perf`: how fast this client publishes, consumes-and-acknowledges, and reconsumes
+// against a service URL, and what it costs the client. Three phases, each timed on its own:
+//
+//   publish         N messages of S bytes through one producer, `--window` sends in flight;
+//   consume + ack   the same N received by one consumer and acknowledged (async, confirmed);
+//   reconsumeLater  N fresh messages received and sent to the retry topic (async, confirmed:
+//                   the retry message stored and the original acknowledged). The delay is one
+//                   hour, so nothing comes back while it runs.
+//
+// For each phase: messages per second (wall clock), the process's CPU time (getrusage: user +
+// system, every thread — the client's I/O threads included) and its peak resident set size at
+// the end of the phase (ru_maxrss, a high-water mark).
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <string>
+
+#include "commands.hpp"
+#include "reconsume/reconsume.hpp"
+#include "terminal.hpp"
+
+namespace reconsume::tools {
+namespace {
+
+using namespace std::chrono_literals;
+using Steady = std::chrono::steady_clock;
+
+struct PerfOptions {
+  std::string url = "embedded://perf";
+  int messages = 10'000;
+  int size = 1024;
+  int window = 1000;
+  int ioThreads = 1;
+};
+
+struct Usage {
+  double cpuSeconds = 0;
+  long peakRssKiB = 0;
+};
+
+Usage usageNow() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  auto seconds = [](const timeval& t) {
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  };
+  return {seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_maxrss};
+}
+
+struct Phase {
+  std::string name;
+  int messages = 0;
+  double seconds = 0;
+  double cpuSeconds = 0;
+  long peakRssKiB = 0;
+  int failures = 0;
+};
+
+// Counts async completions and bounds how many are in flight.
+class InFlight {
+ public:
+  explicit InFlight(int window) : window_(window) {}
+  void acquire() {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return inFlight_ < window_; });
+    ++inFlight_;
+  }
+  void release(bool failed) {
+    {
+      std::lock_guard lock(mutex_);
+      --inFlight_;
+      ++completed_;
+      if (failed) ++failures_;
+    }
+    changed_.notify_all();
+  }
+  void waitFor(int completions) {
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [&] { return completed_ >= completions; });
+  }
+  int failures() {
+    std::lock_guard lock(mutex_);
+    return failures_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  int window_;
+  int inFlight_ = 0;
+  int completed_ = 0;
+  int failures_ = 0;
+};
+
+template <typename Work>
+Phase measure(const std::string& name, int messages, Work work) {
+  auto before = usageNow();
+  auto start = Steady::now();
+  int failures = work();
+  auto seconds = std::chrono::duration<double>(Steady::now() - start).count();
+  auto after = usageNow();
+  return {name,    messages, seconds, after.cpuSeconds - before.cpuSeconds, after.peakRssKiB,
+          failures};
+}
+
+int publish(Producer& producer, int messages, const std::string& payload, int window) {
+  InFlight inFlight(window);
+  for (int i = 0; i < messages; ++i) {
+    inFlight.acquire();
+    OutgoingMessage message;
+    message.payload = payload;
+    producer.asyncSend(std::move(message), [&inFlight](boost::system::error_code ec, MessageId) {
+      inFlight.release(static_cast<bool>(ec));
+    });
+  }
+  inFlight.waitFor(messages);
+  return inFlight.failures();
+}
+
+// Receives `messages` and hands each to `act`, which completes through the InFlight.
+template <typename Act>
+int receiveAll(Consumer& consumer, int messages, int window, Act act) {
+  InFlight inFlight(window);
+  int started = 0;
+  for (; started < messages; ++started) {
+    auto message = consumer.receive(30s);
+    if (!message) {
+      std::fprintf(stderr, "%s received %d of %d messages, then none for 30 s\n",
+                   red("error:").c_str(), started, messages);
+      break;
+    }
+    inFlight.acquire();
+    act(*message,
+        [&inFlight](boost::system::error_code ec) { inFlight.release(static_cast<bool>(ec)); });
+  }
+  inFlight.waitFor(started);
+  return (messages - started) + inFlight.failures();
+}
+
+std::string topicName(const char* phase) {
+  return "persistent://public/default/reconsume-perf-" + std::string(phase) + "-" +
+         std::to_string(std::chrono::system_clock::now().time_since_epoch().count() %
+                        1'000'000'000);
+}
+
+int runPerf(const PerfOptions& options) {
+  ClientOptions clientOptions;
+  clientOptions.ioThreads = options.ioThreads;
+  auto client = Client::connect(options.url, clientOptions);
+  const std::string payload(static_cast<std::size_t>(options.size), 'x');
+  std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s)\n",
+              bold("reconsume perf:").c_str(), options.messages, options.size, options.url.c_str(),
+              options.window, options.ioThreads, options.ioThreads == 1 ? "" : "s");
+
+  std::vector<Phase> phases;
+  {
+    auto topic = topicName("plain");
+    ConsumerOptions consumerOptions;
+    consumerOptions.topics = {topic};
+    consumerOptions.subscription = "perf";
+    consumerOptions.initialPosition = InitialPosition::earliest;
+    auto consumer = client.subscribe(consumerOptions);
+    ProducerOptions producerOptions;
+    producerOptions.topic = topic;
+    producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
+    auto producer = client.createProducer(producerOptions);
+    phases.push_back(measure("publish", options.messages, [&] {
+      return publish(producer, options.messages, payload, options.window);
+    }));
+    phases.push_back(measure("consume + ack", options.messages, [&] {
+      return receiveAll(
+          consumer, options.messages, options.window,
+          [&](const Message& m, auto done) { consumer.asyncAcknowledge(m, std::move(done)); });
+    }));
+    consumer.close();
+    producer.close();
+  }
+  {
+    auto topic = topicName("retry");
+    ConsumerOptions consumerOptions;
+    consumerOptions.topics = {topic};
+    consumerOptions.subscription = "perf";
+    consumerOptions.initialPosition = InitialPosition::earliest;
+    consumerOptions.retry = RetryPolicy::levels(DelayLevels::parse("1h"));
+    auto consumer = client.subscribe(consumerOptions);
+    ProducerOptions producerOptions;
+    producerOptions.topic = topic;
+    producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
+    auto producer = client.createProducer(producerOptions);
+    if (int failed = publish(producer, options.messages, payload, options.window); failed > 0) {
+      std::fprintf(stderr, "%s %d sends failed before the reconsume phase\n", red("error:").c_str(),
+                   failed);
+    }
+    phases.push_back(measure("reconsumeLater", options.messages, [&] {
+      return receiveAll(
+          consumer, options.messages, options.window,
+          [&](const Message& m, auto done) { consumer.asyncReconsumeLater(m, std::move(done)); });
+    }));
+    consumer.close();
+    producer.close();
+  }
+  client.close();
+
+  std::printf("\n  %-15s %12s %9s %10s %10s %11s %9s\n", "phase", "messages/s", "wall", "CPU",
+              "CPU/msg", "peak RSS", "failed");
+  int failures = 0;
+  for (const auto& phase : phases) {
+    failures += phase.failures;
+    std::printf("  %-15s %12.0f %8.2fs %9.2fs %8.1fus %11s %9d\n", phase.name.c_str(),
+                phase.messages / phase.seconds, phase.seconds, phase.cpuSeconds,
+                phase.cpuSeconds / phase.messages * 1e6,
+                humanBytes(static_cast<std::uint64_t>(phase.peakRssKiB) * 1024).c_str(),
+                phase.failures);
+  }
+  return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+void addPerfCommand(CLI::App& app, int& exitCode) {
+  auto options = std::make_shared<PerfOptions>();
+  auto* perf = app.add_subcommand(
+      "perf", "Measure publish, consume-and-acknowledge and reconsumeLater rates and their cost");
+  perf->add_option("--url", options->url, "Service URL")->capture_default_str();
+  perf->add_option("--messages,-n", options->messages, "Messages per phase")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100'000'000));
+  perf->add_option("--size,-s", options->size, "Payload bytes")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 4 * 1024 * 1024));
+  perf->add_option("--window", options->window, "Operations in flight")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100'000));
+  perf->add_option("--io-threads", options->ioThreads, "The client's I/O threads")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  perf->callback([options, &exitCode] { exitCode = runPerf(*options); });
+}
+
+}  // namespace reconsume::tools
