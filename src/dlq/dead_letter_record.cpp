@@ -16,9 +16,6 @@ namespace keys = retry::keys;
 
 using TimePoint = std::chrono::system_clock::time_point;
 
-// Java's own key beside the shared ones (tests/interop/README.md).
-constexpr std::string_view kRealSubscription = "REAL_SUBSCRIPTION";
-
 constexpr std::array<std::string_view, 13> kRetryKeys{
     keys::reconsumeTimes,
     keys::delayTime,
@@ -32,7 +29,7 @@ constexpr std::array<std::string_view, 13> kRetryKeys{
     keys::deadLetterCause,
     keys::replayCount,
     keys::replayedAt,
-    kRealSubscription,
+    keys::realSubscription,
 };
 
 std::int64_t integerField(const boost::json::object& object, std::string_view key) {

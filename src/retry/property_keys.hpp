@@ -1,4 +1,4 @@
-// The message property keys of SPEC.md §2 and §4. The first five are the Java and Go clients'
+// The message property keys of SPEC.md §2 and §4. The first six are the Java and Go clients'
 // (their spelling, including the legacy "ORIGIN_MESSAGE_IDY_TIME", is part of the wire contract);
 // the rest are ours.
 #pragma once
@@ -13,6 +13,8 @@ inline constexpr std::string_view delayTime = "DELAY_TIME";
 inline constexpr std::string_view realTopic = "REAL_TOPIC";
 inline constexpr std::string_view originMessageId = "ORIGIN_MESSAGE_ID";
 inline constexpr std::string_view originMessageIdLegacy = "ORIGIN_MESSAGE_IDY_TIME";
+// Written by the Java client on its first hop (the subscription that failed the message).
+inline constexpr std::string_view realSubscription = "REAL_SUBSCRIPTION";
 
 // Ours.
 inline constexpr std::string_view reconsumeLevel = "RECONSUME_LEVEL";

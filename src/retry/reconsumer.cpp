@@ -1,6 +1,7 @@
 #include "retry/reconsumer.hpp"
 
 #include "client/gather.hpp"
+#include "retry/property_keys.hpp"
 #include "retry/retry_properties.hpp"
 
 namespace reconsume::retry {
@@ -39,6 +40,9 @@ void Reconsumer::reconsume(detail::ConsumerImpl& consumer, const Message& messag
     }
     outgoing.properties = buildProperties(message.properties(), message.topic(), message.id(),
                                           route, client_->clock()->now(), reason, properties);
+    // As the Java client does, first hop wins (a custom property of the caller wins too).
+    outgoing.properties.try_emplace(std::string(keys::realSubscription),
+                                    consumer.options().subscription);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }

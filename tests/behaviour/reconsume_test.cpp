@@ -41,6 +41,7 @@ TEST_P(Reconsume, WalksTheLevelTableThenDeadLetters) {
     EXPECT_EQ(message.property("RECONSUME_LEVEL"), std::to_string(level));
     EXPECT_EQ(message.property("DELAY_TIME"), std::to_string(expected[level - 1].count()));
     EXPECT_EQ(message.property("REAL_TOPIC"), topic);
+    EXPECT_EQ(message.property("REAL_SUBSCRIPTION"), "billing");
     EXPECT_EQ(message.property("ORIGIN_MESSAGE_ID"), originalId.toString());
     EXPECT_EQ(message.property("ORIGIN_MESSAGE_IDY_TIME"), originalId.toString());
     EXPECT_TRUE(message.property("FIRST_FAILURE_TIME"));
