@@ -91,4 +91,12 @@ std::string canonicalTopic(std::string_view text) {
   return TopicName::parse(text).toString();
 }
 
+int partitionIndexOf(std::string_view text) noexcept {
+  try {
+    return TopicName::parse(text).partition();
+  } catch (...) {
+    return -1;
+  }
+}
+
 }  // namespace reconsume::detail

@@ -38,4 +38,7 @@ class TopicName {
 // Shorthand: the canonical full name of `text`.
 std::string canonicalTopic(std::string_view text);
 
+// The partition index of `text` ("…-partition-N"), or -1, also when `text` is not a valid name.
+int partitionIndexOf(std::string_view text) noexcept;
+
 }  // namespace reconsume::detail

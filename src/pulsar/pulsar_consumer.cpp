@@ -7,21 +7,12 @@
 #include "protocol/entry_unpacker.hpp"
 #include "protocol/frame_encoder.hpp"
 #include "protocol/message_id.hpp"
-#include "pulsar/retry_until.hpp"
 
 namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
 
 namespace {
-
-std::int32_t partitionOf(const std::string& topic) {
-  try {
-    return TopicName::parse(topic).partition();
-  } catch (...) {
-    return -1;
-  }
-}
 
 // After this many deliveries of an entry whose payload cannot be unpacked, it is discarded
 // (acknowledged with the validation error, as the Java client does at once).
@@ -34,12 +25,11 @@ PulsarConsumer::PulsarConsumer(std::shared_ptr<Network> network, SubscribeSpec s
     : network_(std::move(network)),
       spec_(std::move(spec)),
       sink_(std::move(sink)),
-      partition_(partitionOf(spec_.topic)),
+      partition_(partitionIndexOf(spec_.topic)),
       strand_(asio::make_strand(network_->executor)),
       permits_(static_cast<std::uint32_t>(std::max(1, spec_.receiverQueueSize))),
       position_(spec_.durable ? std::nullopt : spec_.startMessageId, spec_.startMessageIdInclusive),
-      backoff_(network_->options->backoff),
-      reconnectTimer_(strand_),
+      attempts_(strand_, network_),
       deferredTimer_(strand_) {}
 
 void PulsarConsumer::subscribe(std::shared_ptr<Network> network,
@@ -63,7 +53,7 @@ void PulsarConsumer::subscribe(std::shared_ptr<Network> network,
       return done(Status(errc::closed, "the client is closed"), nullptr);
     }
     consumer->created_ = std::move(done);
-    consumer->createDeadline_ = Clock::now() + consumer->network_->operationTimeout();
+    consumer->attempts_.beginCreation();
     consumer->connect();
   });
 }
@@ -85,24 +75,17 @@ std::string PulsarConsumer::describe() const {
 // ----- subscribing ------------------------------------------------------------------------------
 
 void PulsarConsumer::connect() {
-  auto attempt = ++attempt_;
-  auto left =
-      state_ == State::subscribing
-          ? std::chrono::duration_cast<std::chrono::milliseconds>(createDeadline_ - Clock::now())
-          : network_->operationTimeout();
-  left = std::max(left, std::chrono::milliseconds(1));
-  network_->lookup->broker(
-      spec_.topic, left,
-      [self = shared_from_this(), attempt](const Status& status, BrokerAddress address) {
-        asio::post(self->strand_, [self, attempt, status, address = std::move(address)] {
-          self->onLookup(attempt, status, address);
-        });
-      });
+  attempts_.lookUp(spec_.topic, state_ == State::subscribing,
+                   [self = shared_from_this()](std::uint64_t attempt, const Status& status,
+                                               const BrokerAddress& address) {
+                     self->onLookup(attempt, status, address);
+                   });
 }
 
 void PulsarConsumer::onLookup(std::uint64_t attempt, const Status& status,
                               const BrokerAddress& address) {
-  if (attempt != attempt_ || (state_ != State::subscribing && state_ != State::resubscribing)) {
+  if (!attempts_.isCurrent(attempt) ||
+      (state_ != State::subscribing && state_ != State::resubscribing)) {
     return;
   }
   if (!status.ok()) return attemptFailed(status);
@@ -146,8 +129,8 @@ void PulsarConsumer::onLookup(std::uint64_t attempt, const Status& status,
 void PulsarConsumer::onSubscribed(std::uint64_t attempt,
                                   const std::shared_ptr<Connection>& connection,
                                   std::uint64_t consumerId, Response response) {
-  bool current =
-      attempt == attempt_ && (state_ == State::subscribing || state_ == State::resubscribing);
+  bool current = attempts_.isCurrent(attempt) &&
+                 (state_ == State::subscribing || state_ == State::resubscribing);
   if (!current) {
     connection->detach(Connection::Kind::consumer, consumerId);
     if (response.status.ok()) {
@@ -168,7 +151,7 @@ void PulsarConsumer::onSubscribed(std::uint64_t attempt,
   state_ = State::ready;
   seeking_ = false;
   closedDuringSeek_ = false;
-  backoff_.reset();
+  attempts_.succeeded();
   // A durable subscription redelivers whatever was not acknowledged, so what the sink holds is
   // stale; a reader resumes after what it handed on and keeps its queue.
   bool keep = !first && !resetOnSubscribe_;
@@ -186,14 +169,10 @@ void PulsarConsumer::onSubscribed(std::uint64_t attempt,
 
 void PulsarConsumer::attemptFailed(const Status& status) {
   if (state_ == State::subscribing) {
-    auto wait = backoff_.next();
-    if (retryableWhileTimeLeft(status) && Clock::now() + wait < createDeadline_) {
-      reconnectTimer_.expires_after(wait);
-      reconnectTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-        if (!ec && self->state_ == State::subscribing) self->connect();
-      });
-      return;
-    }
+    auto again = [self = shared_from_this()] {
+      if (self->state_ == State::subscribing) self->connect();
+    };
+    if (attempts_.retryCreation(status, again)) return;
     state_ = State::closed;
     closed_ = true;
     auto done = std::move(created_);
@@ -221,13 +200,13 @@ void PulsarConsumer::resubscribeLater(const Status& why, bool resetQueue, bool n
   if (connection_) connection_->detach(Connection::Kind::consumer, consumerId_);
   connection_.reset();
   state_ = State::resubscribing;
-  auto wait = now ? std::chrono::milliseconds(0) : backoff_.next();
+  auto wait = attempts_.retryLater(
+      [self = shared_from_this()] {
+        if (self->state_ == State::resubscribing) self->connect();
+      },
+      now);
   network_->log.info(describe() + " subscribes again in " + std::to_string(wait.count()) +
                      " ms: " + why.message);
-  reconnectTimer_.expires_after(wait);
-  reconnectTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec && self->state_ == State::resubscribing) self->connect();
-  });
 }
 
 void PulsarConsumer::onSessionLost(std::uint64_t session, const Status& why) {
@@ -355,7 +334,7 @@ void PulsarConsumer::close(Callback<> done) {
     if (self->state_ == State::closing) return;
     bool connected = self->state_ == State::ready;
     self->state_ = State::closing;
-    self->reconnectTimer_.cancel();
+    self->attempts_.cancel();
     Status closed(errc::closed, self->describe() + " is closed");
     for (auto& deferred : std::exchange(self->deferred_, {})) deferred.run(closed);
     if (self->created_) {
@@ -379,7 +358,7 @@ void PulsarConsumer::finishClose() {
   closed_ = true;
   if (connection_) connection_->detach(Connection::Kind::consumer, consumerId_);
   connection_.reset();
-  reconnectTimer_.cancel();
+  attempts_.cancel();
   deferredTimer_.cancel();
   for (auto& done : std::exchange(closeWaiters_, {})) done({});
 }

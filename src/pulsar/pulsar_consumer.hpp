@@ -32,7 +32,7 @@
 #include <optional>
 
 #include "client/backend.hpp"
-#include "pulsar/backoff.hpp"
+#include "pulsar/attach_attempts.hpp"
 #include "pulsar/batch_acks.hpp"
 #include "pulsar/connection.hpp"
 #include "pulsar/flow_permits.hpp"
@@ -103,7 +103,6 @@ class PulsarConsumer final : public BackendConsumer,
 
   // Strand state.
   State state_ = State::subscribing;
-  std::uint64_t attempt_ = 0;
   std::uint64_t consumerId_ = 0;  // new for every subscription on the broker
   std::shared_ptr<Connection> connection_;
   std::uint64_t session_ = 0;
@@ -118,10 +117,8 @@ class PulsarConsumer final : public BackendConsumer,
   std::deque<Deferred> deferred_;
   std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
   Callback<std::shared_ptr<BackendConsumer>> created_;
-  Clock::time_point createDeadline_;
   std::vector<Callback<>> closeWaiters_;
-  Backoff backoff_;
-  boost::asio::steady_timer reconnectTimer_;
+  AttachAttempts attempts_;
   boost::asio::steady_timer deferredTimer_;
   std::atomic<bool> closed_{false};
 };

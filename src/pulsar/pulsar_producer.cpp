@@ -8,21 +8,12 @@
 #include "protocol/frame_encoder.hpp"
 #include "protocol/message_id.hpp"
 #include "protocol/server_error.hpp"
-#include "pulsar/retry_until.hpp"
 
 namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
 
 namespace {
-
-std::int32_t partitionOf(const std::string& topic) {
-  try {
-    return TopicName::parse(topic).partition();
-  } catch (...) {
-    return -1;
-  }
-}
 
 std::uint64_t epochMillis() {
   return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -35,12 +26,11 @@ std::uint64_t epochMillis() {
 PulsarProducer::PulsarProducer(std::shared_ptr<Network> network, ProducerOptions options)
     : network_(std::move(network)),
       options_(std::move(options)),
-      partition_(partitionOf(options_.topic)),
+      partition_(partitionIndexOf(options_.topic)),
       producerId_(++network_->lastProducerId),
       strand_(asio::make_strand(network_->executor)),
       queue_(options_.maxPendingMessages, options_.blockIfQueueFull),
-      backoff_(network_->options->backoff),
-      reconnectTimer_(strand_),
+      attempts_(strand_, network_),
       sendTimer_(strand_) {}
 
 void PulsarProducer::create(std::shared_ptr<Network> network, std::shared_ptr<OpenHandles> handles,
@@ -57,7 +47,7 @@ void PulsarProducer::create(std::shared_ptr<Network> network, std::shared_ptr<Op
       return done(Status(errc::closed, "the client is closed"), nullptr);
     }
     producer->created_ = std::move(done);
-    producer->createDeadline_ = Clock::now() + producer->network_->operationTimeout();
+    producer->attempts_.beginCreation();
     producer->connect();
   });
 }
@@ -80,24 +70,17 @@ std::string PulsarProducer::describe() const {
 // ----- creation and re-creation -----------------------------------------------------------------
 
 void PulsarProducer::connect() {
-  auto attempt = ++attempt_;
-  auto left =
-      state_ == State::connecting
-          ? std::chrono::duration_cast<std::chrono::milliseconds>(createDeadline_ - Clock::now())
-          : network_->operationTimeout();
-  left = std::max(left, std::chrono::milliseconds(1));
-  network_->lookup->broker(
-      options_.topic, left,
-      [self = shared_from_this(), attempt](const Status& status, BrokerAddress address) {
-        asio::post(self->strand_, [self, attempt, status, address = std::move(address)] {
-          self->onLookup(attempt, status, address);
-        });
-      });
+  attempts_.lookUp(options_.topic, state_ == State::connecting,
+                   [self = shared_from_this()](std::uint64_t attempt, const Status& status,
+                                               const BrokerAddress& address) {
+                     self->onLookup(attempt, status, address);
+                   });
 }
 
 void PulsarProducer::onLookup(std::uint64_t attempt, const Status& status,
                               const BrokerAddress& address) {
-  if (attempt != attempt_ || (state_ != State::connecting && state_ != State::reconnecting)) {
+  if (!attempts_.isCurrent(attempt) ||
+      (state_ != State::connecting && state_ != State::reconnecting)) {
     return;
   }
   if (!status.ok()) return attemptFailed(status);
@@ -124,8 +107,8 @@ void PulsarProducer::onLookup(std::uint64_t attempt, const Status& status,
 
 void PulsarProducer::onCreated(std::uint64_t attempt, const std::shared_ptr<Connection>& connection,
                                Response response) {
-  bool current =
-      attempt == attempt_ && (state_ == State::connecting || state_ == State::reconnecting);
+  bool current = attempts_.isCurrent(attempt) &&
+                 (state_ == State::connecting || state_ == State::reconnecting);
   if (!current) {
     if (response.status.ok()) {
       // Created for an attempt given up meanwhile: remove it from the broker again.
@@ -150,7 +133,7 @@ void PulsarProducer::onCreated(std::uint64_t attempt, const std::shared_ptr<Conn
     queue_.setNextSequenceId(static_cast<std::uint64_t>(success.last_sequence_id()) + 1);
   }
   state_ = State::ready;
-  backoff_.reset();
+  attempts_.succeeded();
   if (!first) {
     network_->log.info(describe() + " is connected again; writing " +
                        std::to_string(queue_.pending().size()) + " unconfirmed messages again");
@@ -165,14 +148,10 @@ void PulsarProducer::onCreated(std::uint64_t attempt, const std::shared_ptr<Conn
 
 void PulsarProducer::attemptFailed(const Status& status) {
   if (state_ == State::connecting) {
-    auto wait = backoff_.next();
-    if (retryableWhileTimeLeft(status) && Clock::now() + wait < createDeadline_) {
-      reconnectTimer_.expires_after(wait);
-      reconnectTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-        if (!ec && self->state_ == State::connecting) self->connect();
-      });
-      return;
-    }
+    auto again = [self = shared_from_this()] {
+      if (self->state_ == State::connecting) self->connect();
+    };
+    if (attempts_.retryCreation(status, again)) return;
     state_ = State::closed;
     closed_ = true;
     auto done = std::move(created_);
@@ -198,13 +177,11 @@ void PulsarProducer::reconnectLater(const Status& why) {
   if (connection_) connection_->detach(Connection::Kind::producer, producerId_);
   connection_.reset();
   state_ = State::reconnecting;
-  auto wait = backoff_.next();
+  auto wait = attempts_.retryLater([self = shared_from_this()] {
+    if (self->state_ == State::reconnecting) self->connect();
+  });
   network_->log.info(describe() + " reconnects in " + std::to_string(wait.count()) +
                      " ms: " + why.message);
-  reconnectTimer_.expires_after(wait);
-  reconnectTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (!ec && self->state_ == State::reconnecting) self->connect();
-  });
 }
 
 void PulsarProducer::onSessionLost(std::uint64_t session, const Status& why) {
@@ -385,7 +362,7 @@ void PulsarProducer::close(Callback<> done) {
     if (self->state_ == State::closing) return;
     bool connected = self->state_ == State::ready;
     self->state_ = State::closing;
-    self->reconnectTimer_.cancel();
+    self->attempts_.cancel();
     if (!connected) {
       // Not connected: waiting for the broker to come back would hold close() for as long.
       Status closed(errc::closed, self->describe() + " was closed before it could send");
@@ -414,7 +391,7 @@ void PulsarProducer::finishClose(const Status&) {
   closed_ = true;
   if (connection_) connection_->detach(Connection::Kind::producer, producerId_);
   connection_.reset();
-  reconnectTimer_.cancel();
+  attempts_.cancel();
   sendTimer_.cancel();
   auto waiters = std::move(closeWaiters_);
   closeWaiters_.clear();

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "client/backend.hpp"
-#include "pulsar/backoff.hpp"
+#include "pulsar/attach_attempts.hpp"
 #include "pulsar/connection.hpp"
 #include "pulsar/network.hpp"
 #include "pulsar/open_handles.hpp"
@@ -80,7 +80,6 @@ class PulsarProducer final : public BackendProducer,
 
   // Strand state.
   State state_ = State::connecting;
-  std::uint64_t attempt_ = 0;  // stale lookups and answers of earlier attempts are ignored
   std::uint64_t epoch_ = 0;
   std::string name_;  // the broker's name for us, once created
   bool nameFromBroker_ = false;
@@ -92,10 +91,8 @@ class PulsarProducer final : public BackendProducer,
   SendQueue queue_;
   Status ended_;  // set: every send fails with it (topic terminated, topic deleted)
   Callback<std::shared_ptr<BackendProducer>> created_;  // until the first PRODUCER_SUCCESS
-  Clock::time_point createDeadline_;
   std::vector<Callback<>> closeWaiters_;
-  Backoff backoff_;
-  boost::asio::steady_timer reconnectTimer_;
+  AttachAttempts attempts_;
   boost::asio::steady_timer sendTimer_;
   std::optional<Clock::time_point> sendTimerAt_;
   std::atomic<bool> closed_{false};
