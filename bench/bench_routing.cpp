@@ -47,8 +47,8 @@ void runDecision(benchmark::State& state, const reconsume::RetryPolicy& policy) 
   auto now = std::chrono::system_clock::time_point(1'700'000'016'000ms);
   for (auto _ : state) {
     auto route = decide(policy, incoming, request);
-    auto properties =
-        buildProperties(incoming, topic, id, route, now, "payment gateway timed out", custom);
+    auto properties = buildProperties(incoming, topic, "billing", id, route, now,
+                                      "payment gateway timed out", custom);
     benchmark::DoNotOptimize(properties);
   }
   state.SetItemsProcessed(state.iterations());

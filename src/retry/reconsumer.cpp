@@ -1,7 +1,6 @@
 #include "retry/reconsumer.hpp"
 
 #include "client/gather.hpp"
-#include "retry/property_keys.hpp"
 #include "retry/retry_properties.hpp"
 
 namespace reconsume::retry {
@@ -38,11 +37,9 @@ void Reconsumer::reconsume(detail::ConsumerImpl& consumer, const Message& messag
                           message.property("RECONSUMETIMES").value_or("") +
                           "', which is not a count; counted as 0");
     }
-    outgoing.properties = buildProperties(message.properties(), message.topic(), message.id(),
-                                          route, client_->clock()->now(), reason, properties);
-    // As the Java client does, first hop wins (a custom property of the caller wins too).
-    outgoing.properties.try_emplace(std::string(keys::realSubscription),
-                                    consumer.options().subscription);
+    outgoing.properties =
+        buildProperties(message.properties(), message.topic(), consumer.options().subscription,
+                        message.id(), route, client_->clock()->now(), reason, properties);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }

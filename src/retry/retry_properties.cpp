@@ -23,18 +23,25 @@ enum class Key {
   firstFailureTime,
   originMessageId,
   originMessageIdLegacy,
+  realSubscription,
   realTopic,
   reconsumeTimes,
   reconsumeHistory,
   reconsumeLevel,
   reconsumeReason,
 };
-constexpr std::array<std::string_view, 10> kKeys{
-    keys::deadLetterCause,       keys::delayTime,
-    keys::firstFailureTime,      keys::originMessageId,
-    keys::originMessageIdLegacy, keys::realTopic,
-    keys::reconsumeTimes,        keys::reconsumeHistory,
-    keys::reconsumeLevel,        keys::reconsumeReason,
+constexpr std::array<std::string_view, 11> kKeys{
+    keys::deadLetterCause,
+    keys::delayTime,
+    keys::firstFailureTime,
+    keys::originMessageId,
+    keys::originMessageIdLegacy,
+    keys::realSubscription,
+    keys::realTopic,
+    keys::reconsumeTimes,
+    keys::reconsumeHistory,
+    keys::reconsumeLevel,
+    keys::reconsumeReason,
 };
 static_assert(std::is_sorted(kKeys.begin(), kKeys.end()), "kKeys must be in the map's order");
 
@@ -54,10 +61,12 @@ const std::string* find(const Properties& properties, Key key) {
 
 class Builder {
  public:
-  Builder(const Properties& incoming, std::string_view originTopic, const MessageId& originId,
-          const Route& route, std::chrono::system_clock::time_point now, std::string_view reason)
+  Builder(const Properties& incoming, std::string_view originTopic, std::string_view subscription,
+          const MessageId& originId, const Route& route, std::chrono::system_clock::time_point now,
+          std::string_view reason)
       : incoming_(incoming),
         originTopic_(originTopic),
+        subscription_(subscription),
         originId_(originId),
         route_(route),
         now_(now),
@@ -136,6 +145,9 @@ class Builder {
       case Key::originMessageIdLegacy:
         keepOr(key, present, [&] { return origin(); });
         break;
+      case Key::realSubscription:
+        keepOr(key, present, [&] { return std::string(subscription_); });
+        break;
       case Key::realTopic:
         keepOr(key, present,
                [&] { return detail::TopicName::parse(originTopic_).base().toString(); });
@@ -167,6 +179,7 @@ class Builder {
 
   const Properties& incoming_;
   std::string_view originTopic_;
+  std::string_view subscription_;
   const MessageId& originId_;
   const Route& route_;
   std::chrono::system_clock::time_point now_;
@@ -180,10 +193,11 @@ class Builder {
 }  // namespace
 
 Properties buildProperties(const Properties& incoming, std::string_view originTopic,
-                           const MessageId& originId, const Route& route,
-                           std::chrono::system_clock::time_point now, std::string_view reason,
-                           const Properties& custom) {
-  Properties out = Builder(incoming, originTopic, originId, route, now, reason).build();
+                           std::string_view subscription, const MessageId& originId,
+                           const Route& route, std::chrono::system_clock::time_point now,
+                           std::string_view reason, const Properties& custom) {
+  Properties out =
+      Builder(incoming, originTopic, subscription, originId, route, now, reason).build();
   for (const auto& [key, value] : custom) {
     if (key != keys::reconsumeTimes) out.insert_or_assign(key, value);
   }

@@ -19,8 +19,9 @@ inline constexpr std::size_t kReasonMaxBytes = 1024;
 
 // The new message's properties: every incoming property, then the keys of SPEC.md §2 for `route`,
 // then `custom`, which overrides everything except RECONSUMETIMES. `originTopic` is the topic the
-// message was received on (may end in -partition-N); `now` is the clock's time. Messages written by
-// the Java or Go client (none of our keys) are handled as if our keys were absent.
+// message was received on (may end in -partition-N) and `subscription` the consumer's, written as
+// REAL_SUBSCRIPTION on the first hop (as the Java client does); `now` is the clock's time. Messages
+// written by the Java or Go client (none of our keys) are handled as if our keys were absent.
 //
 // Also: ORIGIN_MESSAGE_ID and ORIGIN_MESSAGE_IDY_TIME hold the same value, so when only one is
 // present (older Java and Go clients write only the legacy key) its value fills the other; on the
@@ -33,7 +34,8 @@ inline constexpr std::size_t kReasonMaxBytes = 1024;
 // `originTopic` is not a valid topic name.
 std::map<std::string, std::string> buildProperties(
     const std::map<std::string, std::string>& incoming, std::string_view originTopic,
-    const MessageId& originId, const Route& route, std::chrono::system_clock::time_point now,
-    std::string_view reason, const std::map<std::string, std::string>& custom);
+    std::string_view subscription, const MessageId& originId, const Route& route,
+    std::chrono::system_clock::time_point now, std::string_view reason,
+    const std::map<std::string, std::string>& custom);
 
 }  // namespace reconsume::retry

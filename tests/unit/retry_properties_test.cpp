@@ -19,6 +19,7 @@ const auto kNow = std::chrono::system_clock::time_point(1'700'000'000'000ms);
 const std::string kNowMs = "1700000000000";
 const MessageId kOriginId(42, 7, -1);
 constexpr std::string_view kTopic = "persistent://shop/orders/created";
+constexpr std::string_view kSubscription = "billing";
 
 Route retryRoute(int count, milliseconds delay, std::optional<int> level = {}) {
   return Route{
@@ -30,7 +31,7 @@ Route deadLetterRoute(int count, DeadLetterCause cause) {
 
 Properties build(const Properties& incoming, const Route& route, std::string_view reason = "",
                  const Properties& custom = {}, std::string_view topic = kTopic) {
-  return buildProperties(incoming, topic, kOriginId, route, kNow, reason, custom);
+  return buildProperties(incoming, topic, kSubscription, kOriginId, route, kNow, reason, custom);
 }
 
 json::array historyOf(const Properties& properties) {
@@ -44,6 +45,7 @@ TEST(RetryProperties, FirstHopToTheRetryTopicWritesEveryRow) {
                      {"RECONSUMETIMES", "1"},
                      {"DELAY_TIME", "1000"},
                      {"REAL_TOPIC", "persistent://shop/orders/created"},
+                     {"REAL_SUBSCRIPTION", "billing"},
                      {"ORIGIN_MESSAGE_ID", "42:7:-1"},
                      {"ORIGIN_MESSAGE_IDY_TIME", "42:7:-1"},
                      {"RECONSUME_LEVEL", "1"},
@@ -67,7 +69,8 @@ TEST(RetryProperties, RealTopicIsTheFullNameWithoutThePartition) {
 }
 
 TEST(RetryProperties, OriginIdHasTheBatchIndexWhenBatched) {
-  auto out = buildProperties({}, kTopic, MessageId(5, 9, 2, 3), retryRoute(1, 1s), kNow, "", {});
+  auto out = buildProperties({}, kTopic, kSubscription, MessageId(5, 9, 2, 3), retryRoute(1, 1s),
+                             kNow, "", {});
   EXPECT_EQ(out.at("ORIGIN_MESSAGE_ID"), "5:9:2:3");
   EXPECT_EQ(out.at("ORIGIN_MESSAGE_IDY_TIME"), "5:9:2:3");
 }
@@ -75,12 +78,14 @@ TEST(RetryProperties, OriginIdHasTheBatchIndexWhenBatched) {
 TEST(RetryProperties, FirstHopWins) {
   Properties incoming{{"RECONSUMETIMES", "2"},
                       {"REAL_TOPIC", "persistent://shop/orders/first"},
+                      {"REAL_SUBSCRIPTION", "audit"},
                       {"ORIGIN_MESSAGE_ID", "1:1:-1"},
                       {"ORIGIN_MESSAGE_IDY_TIME", "1:1:-1"},
                       {"FIRST_FAILURE_TIME", "1600000000000"}};
   auto out = build(incoming, retryRoute(3, 10s, 3), "", {},
                    "persistent://shop/orders/created-billing-RETRY");
   EXPECT_EQ(out.at("REAL_TOPIC"), "persistent://shop/orders/first");
+  EXPECT_EQ(out.at("REAL_SUBSCRIPTION"), "audit");
   EXPECT_EQ(out.at("ORIGIN_MESSAGE_ID"), "1:1:-1");
   EXPECT_EQ(out.at("ORIGIN_MESSAGE_IDY_TIME"), "1:1:-1");
   EXPECT_EQ(out.at("FIRST_FAILURE_TIME"), "1600000000000");
