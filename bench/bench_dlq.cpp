@@ -59,7 +59,7 @@ void BM_DecodeAndFilter(benchmark::State& state) {
   DeadLetterFilter filter;
   filter.reason = "time(d )?out";
   filter.cause = "exhausted";
-  dlq::CompiledFilter compiled(filter);
+  detail::dlq::CompiledFilter compiled(filter);
   auto now = std::chrono::system_clock::time_point(1'700'020'000'000ms);
   for (auto _ : state) {
     auto letter = DeadLetter::from(message);
@@ -71,7 +71,7 @@ BENCHMARK(BM_DecodeAndFilter);
 
 void BM_ExportLine(benchmark::State& state) {
   auto letter = DeadLetter::from(storedDeadLetter());
-  for (auto _ : state) benchmark::DoNotOptimize(dlq::toJsonLine(letter));
+  for (auto _ : state) benchmark::DoNotOptimize(detail::dlq::toJsonLine(letter));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ExportLine);
@@ -79,7 +79,7 @@ BENCHMARK(BM_ExportLine);
 void BM_ReplayMessage(benchmark::State& state) {
   auto message = storedDeadLetter();
   auto now = std::chrono::system_clock::time_point(1'700'020'000'000ms);
-  for (auto _ : state) benchmark::DoNotOptimize(dlq::replayMessage(message, now));
+  for (auto _ : state) benchmark::DoNotOptimize(detail::dlq::replayMessage(message, now));
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ReplayMessage);

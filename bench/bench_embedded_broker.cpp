@@ -27,7 +27,7 @@ using namespace reconsume;
 using namespace reconsume::detail;
 
 // Keeps the last message delivered; everything runs inline on the benchmark's thread.
-class LastMessageSink final : public MessageSink {
+class LastMessageSink final : public client::MessageSink {
  public:
   void onMessage(std::shared_ptr<MessageData> message) override { last = std::move(message); }
   void onReset(const std::string&) override {}
@@ -45,30 +45,32 @@ void check(const Status& status) {
 
 struct Setup {
   explicit Setup(const std::string& name) {
-    auto connection = connectEmbedded(ServiceUrl::parse("embedded://bench-" + name), clock);
+    auto connection =
+        embedded::connectEmbedded(ServiceUrl::parse("embedded://bench-" + name), clock);
     backend = connection.backend;
   }
 
-  std::shared_ptr<BackendProducer> producer(const std::string& topic) {
+  std::shared_ptr<client::BackendProducer> producer(const std::string& topic) {
     ProducerOptions options;
     options.topic = topic;
-    std::shared_ptr<BackendProducer> out;
-    backend->createProducer(options, [&](const Status& s, std::shared_ptr<BackendProducer> p) {
-      check(s);
-      out = std::move(p);
-    });
+    std::shared_ptr<client::BackendProducer> out;
+    backend->createProducer(options,
+                            [&](const Status& s, std::shared_ptr<client::BackendProducer> p) {
+                              check(s);
+                              out = std::move(p);
+                            });
     return out;
   }
 
-  std::shared_ptr<BackendConsumer> consumer(const std::string& topic,
-                                            std::shared_ptr<MessageSink> sink) {
-    SubscribeSpec spec;
+  std::shared_ptr<client::BackendConsumer> consumer(const std::string& topic,
+                                                    std::shared_ptr<client::MessageSink> sink) {
+    client::SubscribeSpec spec;
     spec.topic = topic;
     spec.subscription = "bench";
     spec.type = SubscriptionType::shared;
-    std::shared_ptr<BackendConsumer> out;
+    std::shared_ptr<client::BackendConsumer> out;
     backend->subscribe(spec, std::move(sink),
-                       [&](const Status& s, std::shared_ptr<BackendConsumer> c) {
+                       [&](const Status& s, std::shared_ptr<client::BackendConsumer> c) {
                          check(s);
                          out = std::move(c);
                        });
@@ -76,14 +78,14 @@ struct Setup {
   }
 
   std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>();
-  std::shared_ptr<Backend> backend;
+  std::shared_ptr<client::Backend> backend;
 };
 
-void send(BackendProducer& producer, const OutgoingMessage& message) {
+void send(client::BackendProducer& producer, const OutgoingMessage& message) {
   producer.send(message, [](const Status& s, MessageId) { check(s); });
 }
 
-void ack(BackendConsumer& consumer, const MessageData& message) {
+void ack(client::BackendConsumer& consumer, const MessageData& message) {
   consumer.acknowledge(message, [](const Status& s) { check(s); });
   consumer.flow(1);
 }

@@ -17,7 +17,7 @@
 namespace {
 
 using namespace reconsume;
-using namespace reconsume::protocol;
+using namespace reconsume::detail::protocol;
 
 std::string randomBytes(std::size_t size) {
   std::string bytes(size, '\0');

@@ -12,8 +12,8 @@
 namespace {
 
 using namespace std::chrono_literals;
-using reconsume::retry::buildProperties;
-using reconsume::retry::decide;
+using reconsume::detail::retry::buildProperties;
+using reconsume::detail::retry::decide;
 using Properties = std::map<std::string, std::string>;
 
 Properties realisticMessage() {
@@ -43,7 +43,7 @@ void runDecision(benchmark::State& state, const reconsume::RetryPolicy& policy) 
   const reconsume::MessageId id(18502, 17, -1);
   const std::string topic = "persistent://shop/orders/created-billing-RETRY";
   const Properties custom;
-  const reconsume::retry::RetryRequest request;
+  const reconsume::detail::retry::RetryRequest request;
   auto now = std::chrono::system_clock::time_point(1'700'000'016'000ms);
   for (auto _ : state) {
     auto route = decide(policy, incoming, request);
@@ -86,10 +86,11 @@ BENCHMARK(BM_Part_CopyProperties);
 void BM_Part_AppendHistory(benchmark::State& state) {
   const Properties incoming = realisticMessage();
   const std::string& history = incoming.at("RECONSUME_HISTORY");
-  reconsume::retry::HistoryEntry entry{4,
-                                       std::chrono::system_clock::time_point(1'700'000'016'000ms),
-                                       30s, "payment gateway timed out"};
-  for (auto _ : state) benchmark::DoNotOptimize(reconsume::retry::appendHistory(&history, entry));
+  reconsume::detail::retry::HistoryEntry entry{
+      4, std::chrono::system_clock::time_point(1'700'000'016'000ms), 30s,
+      "payment gateway timed out"};
+  for (auto _ : state)
+    benchmark::DoNotOptimize(reconsume::detail::retry::appendHistory(&history, entry));
 }
 BENCHMARK(BM_Part_AppendHistory);
 

@@ -88,7 +88,7 @@ DeadLetterFilter parseFilter(const FilterText& text) {
   }
   // The library's own checks (the regular expression, the origin's topic name) name the value
   // too; they run now so that a filter that cannot work fails before anything is connected.
-  dlq::CompiledFilter check(filter);
+  detail::dlq::CompiledFilter check(filter);
   return filter;
 }
 

@@ -73,7 +73,7 @@ std::string field(const std::string& name, const std::string& value, int width) 
 }
 
 std::string timeAndAge(TimePoint t, TimePoint now) {
-  return dlq::isoUtc(t) + " (" + humanDuration(ageAt(t, now)) + " ago)";
+  return detail::dlq::isoUtc(t) + " (" + humanDuration(ageAt(t, now)) + " ago)";
 }
 
 boost::json::object replayItemJson(const ReplayItem& item) {
@@ -129,12 +129,14 @@ std::string renderShow(const DeadLetter& d, TimePoint now, int width, std::size_
   if (d.firstFailure) out += field("first failure", timeAndAge(*d.firstFailure, now), width);
   if (auto key = m.key()) out += field("key", *key + (m.keyIsBase64() ? " (base64)" : ""), width);
   if (auto orderingKey = m.orderingKey()) {
-    out += field(
-        "ordering key",
-        dlq::isValidUtf8(*orderingKey) ? *orderingKey : dlq::base64(*orderingKey) + " (base64)",
-        width);
+    out += field("ordering key",
+                 detail::dlq::isValidUtf8(*orderingKey)
+                     ? *orderingKey
+                     : detail::dlq::base64(*orderingKey) + " (base64)",
+                 width);
   }
-  if (auto eventTime = m.eventTime()) out += field("event time", dlq::isoUtc(*eventTime), width);
+  if (auto eventTime = m.eventTime())
+    out += field("event time", detail::dlq::isoUtc(*eventTime), width);
   out += field("producer", m.producerName(), width);
 
   if (!d.history.empty()) {
@@ -144,8 +146,8 @@ std::string renderShow(const DeadLetter& d, TimePoint now, int width, std::size_
                        {"DELAY", 5, 10, Align::right, false},
                        {"REASON", 10, 400, Align::left, true}});
     for (const auto& hop : d.history) {
-      history.addRow({std::to_string(hop.count), dlq::isoUtc(hop.at), humanDuration(hop.delay),
-                      orNone(hop.reason)});
+      history.addRow({std::to_string(hop.count), detail::dlq::isoUtc(hop.at),
+                      humanDuration(hop.delay), orNone(hop.reason)});
     }
     out += "\n" + bold("History (oldest first)") + "\n" + history.render(width, stdoutIsTerminal());
   }
@@ -156,7 +158,7 @@ std::string renderShow(const DeadLetter& d, TimePoint now, int width, std::size_
   out += "\n" + bold("Properties") + "\n" + properties.render(width, stdoutIsTerminal());
 
   auto payload = m.data();
-  bool text = dlq::isValidUtf8(payload);
+  bool text = detail::dlq::isValidUtf8(payload);
   out += "\n" + bold("Payload") + " " +
          dim("(" + humanBytes(payload.size()) + (text ? ", text" : ", binary, as base64") + ")") +
          "\n";
@@ -165,7 +167,7 @@ std::string renderShow(const DeadLetter& d, TimePoint now, int width, std::size_
     out += std::string(shown);
   } else {
     // Base64 lines of the output width.
-    auto encoded = dlq::base64(shown);
+    auto encoded = detail::dlq::base64(shown);
     auto lineLength = static_cast<std::size_t>(std::max(16, width));
     for (std::size_t at = 0; at < encoded.size(); at += lineLength) {
       out += encoded.substr(at, lineLength) + "\n";

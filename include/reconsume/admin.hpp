@@ -12,42 +12,13 @@
 #include <string_view>
 #include <vector>
 
-#include "reconsume/client.hpp"
+#include "reconsume/admin_options.hpp"
 #include "reconsume/message.hpp"
+#include "reconsume/subscription_cursor.hpp"
 
 namespace reconsume {
 
-struct AdminOptions {
-  std::string token;
-  TlsOptions tls;
-  std::chrono::milliseconds timeout{30'000};
-};
-
-struct SubscriptionStats {
-  std::string name;
-  std::int64_t backlog{0};  // messages not yet acknowledged
-};
-
-// Messages a subscription acknowledged beyond its mark-delete position: those after `after` up to
-// and including `upTo` (Pulsar's open-closed range "(after..upTo]").
-struct AcknowledgedRange {
-  MessageId after;
-  MessageId upTo;
-};
-
-// What a subscription has acknowledged of one topic or partition, as the broker's cursor keeps
-// it (Pulsar's internal stats: markDeletePosition and individuallyDeletedMessages). Positions are
-// entries: only ledger and entry are compared, so a message of a batch entry counts as
-// acknowledged only once its whole entry is.
-struct SubscriptionCursor {
-  // This message and every one before it are acknowledged (entry -1: nothing of that ledger).
-  MessageId markDeletePosition;
-  std::vector<AcknowledgedRange> acknowledgedRanges;  // beyond markDeletePosition, in order
-
-  bool isAcknowledged(const MessageId& id) const;
-};
-
-namespace detail {
+namespace detail::client {
 class AdminBackend;
 }
 
@@ -72,7 +43,7 @@ class Admin {
   SubscriptionCursor cursor(std::string_view topic, std::string_view subscription);
 
  private:
-  std::shared_ptr<detail::AdminBackend> backend_;
+  std::shared_ptr<detail::client::AdminBackend> backend_;
 };
 
 }  // namespace reconsume

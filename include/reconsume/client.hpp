@@ -23,45 +23,25 @@
 #include <string>
 #include <string_view>
 
+#include "reconsume/client_options.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/consumer.hpp"
+#include "reconsume/consumer_options.hpp"
 #include "reconsume/producer.hpp"
+#include "reconsume/producer_options.hpp"
 #include "reconsume/reader.hpp"
+#include "reconsume/reader_options.hpp"
 
 namespace reconsume {
 
-enum class LogLevel { debug, info, warn, error };
-// Called from library threads, never while a lock of the library is held; must be thread-safe.
-using Logger = std::function<void(LogLevel level, std::string_view message)>;
-
-struct TlsOptions {
-  std::string caFile;             // PEM file of trusted CAs; empty: the system's default store
-  bool verifyHostname{true};      // check the broker certificate's name against the URL's host
-  std::string certFile, keyFile;  // client certificate (mutual TLS), optional
-};
-
-struct ClientOptions {
-  std::shared_ptr<Clock>
-      clock;  // null: SystemClock; the embedded broker and consumer timers use it
-  TlsOptions tls;
-  std::string token;                           // token authentication ("" : none)
-  std::function<std::string()> tokenSupplier;  // called at each (re)connect; overrides token
-  std::chrono::milliseconds operationTimeout{30'000};
-  std::chrono::milliseconds connectionTimeout{10'000};
-  std::chrono::milliseconds keepAliveInterval{30'000};
-  int ioThreads{1};
-  Logger logger;  // null: warnings and errors to stderr
-  LogLevel logLevel{LogLevel::info};
-};
-
-namespace detail {
+namespace detail::client {
 class ClientImpl;
 }
 
 class Client {
  public:
   Client() = default;
-  explicit Client(std::shared_ptr<detail::ClientImpl> impl);
+  explicit Client(std::shared_ptr<detail::client::ClientImpl> impl);
 
   static Client connect(std::string_view serviceUrl, ClientOptions options = {});
 
@@ -81,7 +61,7 @@ class Client {
   void close();
 
  private:
-  std::shared_ptr<detail::ClientImpl> impl_;
+  std::shared_ptr<detail::client::ClientImpl> impl_;
 };
 
 }  // namespace reconsume

@@ -27,58 +27,20 @@
 #include <string_view>
 #include <vector>
 
+#include "reconsume/consumer_options.hpp"
 #include "reconsume/detail/completion.hpp"
 #include "reconsume/message.hpp"
-#include "reconsume/redelivery_backoff.hpp"
-#include "reconsume/retry_policy.hpp"
 
 namespace reconsume {
 
-enum class SubscriptionType { exclusive, shared, failover, keyShared };
-enum class InitialPosition { latest, earliest };
-
-struct ConsumerOptions {
-  std::vector<std::string> topics;
-  std::string subscription;
-  SubscriptionType subscriptionType{SubscriptionType::shared};
-  // Where a new subscription starts. The retry topic's subscription always starts at the
-  // earliest message, so no retry published before the first subscribe is missed.
-  InitialPosition initialPosition{InitialPosition::latest};
-  std::string consumerName;  // empty: generated
-  int receiverQueueSize{1000};
-
-  std::optional<RetryPolicy> retry;  // set: reconsumeLater and deadLetter are enabled
-  std::optional<std::string> retryTopic, deadLetterTopic;  // defaults per SPEC.md section 3
-  std::string deadLetterSubscription{"reconsume-dlq"};
-
-  // Redelivered after this long without an acknowledgement (0: never), plus
-  // ackTimeoutRedeliveryBackoff->next(redeliveryCount) when a backoff is set.
-  std::chrono::milliseconds ackTimeout{0};
-  std::shared_ptr<const RedeliveryBackoff> ackTimeoutRedeliveryBackoff;
-  // A negatively acknowledged message is redelivered after this delay, or after
-  // negativeAckRedeliveryBackoff->next(redeliveryCount) (at least 100 ms) when a backoff is set.
-  // The two cannot be combined: a non-default delay together with a backoff is an
-  // invalid-argument error at subscribe. Neither is respected when a consumer crashes: the broker
-  // then redelivers its unacknowledged messages at once.
-  std::chrono::milliseconds negativeAckRedeliveryDelay{std::chrono::minutes(1)};
-  std::shared_ptr<const RedeliveryBackoff> negativeAckRedeliveryBackoff;
-};
-
-struct ReconsumeOptions {
-  std::optional<int> level;                        // explicit level, 1-based
-  std::optional<std::chrono::milliseconds> delay;  // explicit delay (not with level)
-  std::string reason;                              // kept in RECONSUME_REASON and the history
-  std::map<std::string, std::string> properties;   // applied last; cannot change RECONSUMETIMES
-};
-
-namespace detail {
+namespace detail::client {
 class ConsumerImpl;
 }
 
 class Consumer {
  public:
   Consumer() = default;
-  explicit Consumer(std::shared_ptr<detail::ConsumerImpl> impl);
+  explicit Consumer(std::shared_ptr<detail::client::ConsumerImpl> impl);
 
   // Blocks until a message arrives.
   Message receive();
@@ -163,7 +125,7 @@ class Consumer {
  private:
   // The operations capture the shared state, not `this`: a deferred token (use_awaitable) may
   // start the operation after this handle is gone.
-  using Impl = std::shared_ptr<detail::ConsumerImpl>;
+  using Impl = std::shared_ptr<detail::client::ConsumerImpl>;
   using Done = detail::Completion<void(boost::system::error_code)>;
   template <typename CompletionToken, typename Start>
   auto initiate(CompletionToken& token, Start start) {
@@ -182,7 +144,7 @@ class Consumer {
   static void startDeadLetter(const Impl& impl, const Message& message, const std::string& reason,
                               Done done);
 
-  std::shared_ptr<detail::ConsumerImpl> impl_;
+  std::shared_ptr<detail::client::ConsumerImpl> impl_;
 };
 
 }  // namespace reconsume

@@ -54,7 +54,7 @@
 #include <variant>
 #include <vector>
 
-#include "reconsume/consumer.hpp"
+#include "reconsume/consumer_options.hpp"
 #include "reconsume/redelivery_backoff.hpp"
 
 namespace reconsume {

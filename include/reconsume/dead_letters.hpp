@@ -66,156 +66,13 @@
 #include "reconsume/admin.hpp"
 #include "reconsume/client.hpp"
 #include "reconsume/clock.hpp"
+#include "reconsume/dead_letter.hpp"
+#include "reconsume/dead_letter_operations.hpp"
 #include "reconsume/message.hpp"
 
 namespace reconsume {
 
-// One entry of RECONSUME_HISTORY (SPEC.md §2).
-struct DeadLetterHop {
-  int count{0};                              // "n": RECONSUMETIMES after that hop
-  std::chrono::system_clock::time_point at;  // "at"
-  std::chrono::milliseconds delay{0};        // "delay" (0 for the hop to the dead-letter topic)
-  std::string reason;                        // "reason" ("" when none was given)
-};
-
-// A dead letter as stored, with the retry properties of SPEC.md §2 decoded. Messages written by the
-// Java or Go client (none of our keys) decode with cause "unknown", no reason and no history.
-struct DeadLetter {
-  Message message;  // id, topic (partition), payload, key, properties, publish time
-
-  std::string cause;   // DEAD_LETTER_CAUSE ("exhausted", "explicit"); "unknown" when absent
-  std::string reason;  // RECONSUME_REASON, else the newest history entry's reason, else ""
-  std::optional<std::string> originTopic;      // REAL_TOPIC
-  std::optional<std::string> originMessageId;  // ORIGIN_MESSAGE_ID (or ORIGIN_MESSAGE_IDY_TIME)
-  int reconsumeTimes{0};                       // RECONSUMETIMES (0 when absent or not a number)
-  int replayCount{0};                          // REPLAY_COUNT: how often it was replayed before
-  std::optional<std::chrono::system_clock::time_point> firstFailure;  // FIRST_FAILURE_TIME
-  std::optional<std::chrono::system_clock::time_point> replayedAt;    // REPLAYED_AT (the last)
-  std::vector<DeadLetterHop> history;  // RECONSUME_HISTORY, oldest first; empty when malformed
-  // Carries any retry property of SPEC.md §2 (ours or the Java and Go clients').
-  bool hasRetryProperties{false};
-
-  MessageId id() const { return message.id(); }
-  // When it was dead-lettered: the publish time of the stored message.
-  std::chrono::system_clock::time_point deadLetteredAt() const { return message.publishTime(); }
-  // now − deadLetteredAt(), never negative.
-  std::chrono::milliseconds age(std::chrono::system_clock::time_point now) const;
-
-  static DeadLetter from(const Message& message);
-};
-
-// Which dead letters a call is about. Every field that is set must match (and); unset fields match
-// everything.
-struct DeadLetterFilter {
-  std::optional<std::string> cause;   // "exhausted", "explicit" or "unknown"
-  std::optional<std::string> reason;  // ECMAScript regular expression, found anywhere in `reason`
-  std::optional<std::string> origin;  // REAL_TOPIC, compared as canonical names ("orders" works)
-  std::optional<std::string> key;     // the partition key, exactly
-  std::optional<std::chrono::milliseconds> olderThan;  // age > olderThan
-  std::optional<std::chrono::milliseconds> newerThan;  // age < newerThan
-  std::vector<MessageId> ids;                          // one of these (empty: any id)
-
-  bool empty() const {
-    return !cause && !reason && !origin && !key && !olderThan && !newerThan && ids.empty();
-  }
-};
-
-struct DeadLetterQueueOptions {
-  std::string subscription{"reconsume-dlq"};
-  // Ages, REPLAYED_AT and the replay rate run on it; null: the client's clock.
-  std::shared_ptr<Clock> clock;
-  // How long (real time) to wait for a message the broker says is there, and for a picked dead
-  // letter during replay and purge before it counts as missing.
-  std::chrono::milliseconds readTimeout{10'000};
-};
-
-// Counts by age: <1m, <10m, <1h, <6h, <1d, <7d, older.
-struct AgeBucket {
-  std::string label;                               // "<1m" ... "older"
-  std::optional<std::chrono::milliseconds> below;  // the bucket's upper bound; none for "older"
-  std::size_t count{0};
-};
-
-struct DeadLetterStats {
-  std::size_t count{0};
-  std::uint64_t payloadBytes{0};
-  std::map<std::string, std::size_t> byCause;   // "exhausted", "explicit", "unknown", ...
-  std::map<std::string, std::size_t> byOrigin;  // REAL_TOPIC; "" for dead letters without one
-  std::map<std::string, std::size_t> byReason;  // exact reason text; "" for none
-  std::vector<AgeBucket> ages;                  // every bucket, also the empty ones
-  std::optional<std::chrono::system_clock::time_point> oldest, newest;  // dead-lettered at
-  std::size_t replayedBefore{0};                                        // with REPLAY_COUNT > 0
-};
-
-enum class ReplayOutcome {
-  planned,       // dry run: would be replayed
-  replayed,      // republished, confirmed, acknowledged on the dead-letter subscription
-  skipped,       // no destination (no REAL_TOPIC and no ReplayOptions::to): left in place
-  failed,        // the republish or the acknowledgement failed: still in the dead-letter topic
-  missing,       // gone before the consumer received it (acknowledged by someone else)
-  notAttempted,  // the replay stopped at an earlier failure
-};
-std::string_view toString(ReplayOutcome outcome);
-
-struct ReplayItem {
-  MessageId deadLetterId;
-  std::string destination;         // "" when skipped
-  std::optional<MessageId> newId;  // replayed (also set when only the acknowledgement failed)
-  ReplayOutcome outcome{ReplayOutcome::planned};
-  std::string error;  // failed
-};
-
-struct ReplayProgress {
-  std::size_t total{0};      // picked dead letters that have a destination
-  std::size_t confirmed{0};  // republished and acknowledged so far
-  std::size_t failed{0};
-  std::chrono::milliseconds elapsed{0};  // on the queue's clock, since the replay started
-};
-
-struct ReplayOptions {
-  DeadLetterFilter filter;
-  // Every picked dead letter goes there; none: each to its own REAL_TOPIC.
-  std::optional<std::string> to;
-  // Republishes per second (> 0), paced on the queue's clock with a token bucket of one token;
-  // none: as fast as the broker confirms.
-  std::optional<double> ratePerSecond;
-  std::optional<std::size_t> limit;  // at most this many (> 0)
-  bool dryRun{false};                // pick and report, change nothing
-  std::size_t maxInFlight{100};      // republishes awaiting confirmation at once (> 0)
-  // Called on the calling thread after each republish is started and once at the end.
-  std::function<void(const ReplayProgress&)> onProgress;
-};
-
-struct ReplayResult {
-  std::size_t matched{0};  // picked by the scan
-  std::size_t replayed{0};
-  std::size_t skipped{0};
-  std::size_t failed{0};
-  std::size_t missing{0};
-  std::size_t notAttempted{0};
-  std::vector<ReplayItem> items;  // one per picked dead letter, in the order picked
-  std::string error;              // the first failure, "" when none
-  std::chrono::milliseconds elapsed{0};
-  bool dryRun{false};
-};
-
-struct PurgeOptions {
-  DeadLetterFilter filter;
-  std::optional<std::size_t> limit;  // at most this many (> 0)
-  bool dryRun{false};
-};
-
-struct PurgeResult {
-  std::size_t matched{0};
-  std::size_t purged{0};
-  std::size_t failed{0};
-  std::size_t missing{0};
-  std::vector<MessageId> purgedIds;  // dry run: the ids that would be purged
-  std::string error;
-  bool dryRun{false};
-};
-
-namespace detail {
+namespace detail::dlq {
 struct DeadLetterQueueState;
 }
 
@@ -256,7 +113,7 @@ class DeadLetterQueue {
   static std::string toJson(const DeadLetter& deadLetter);
 
  private:
-  std::shared_ptr<detail::DeadLetterQueueState> state_;
+  std::shared_ptr<detail::dlq::DeadLetterQueueState> state_;
 };
 
 }  // namespace reconsume

@@ -20,32 +20,18 @@
 
 #include "reconsume/detail/completion.hpp"
 #include "reconsume/message.hpp"
+#include "reconsume/producer_options.hpp"
 
 namespace reconsume {
 
-enum class Compression { none, lz4, zlib, zstd, snappy };
-
-struct ProducerOptions {
-  std::string topic;
-  std::string producerName;                       // empty: the broker assigns one
-  std::chrono::milliseconds sendTimeout{30'000};  // 0: wait for ever
-  std::size_t maxPendingMessages{1000};
-  bool blockIfQueueFull{true};
-  Compression compression{Compression::none};
-  // Created on the topic together with the producer, so that nothing sent is lost before the
-  // first consumer subscribes (used for dead-letter topics).
-  std::optional<std::string> initialSubscription;
-  std::map<std::string, std::string> metadata;  // producer properties shown by the broker
-};
-
-namespace detail {
+namespace detail::client {
 class ProducerImpl;
 }
 
 class Producer {
  public:
   Producer() = default;
-  explicit Producer(std::shared_ptr<detail::ProducerImpl> impl);
+  explicit Producer(std::shared_ptr<detail::client::ProducerImpl> impl);
 
   MessageId send(std::string_view payload);
   MessageId send(const OutgoingMessage& message);
@@ -69,11 +55,11 @@ class Producer {
   void close();
 
  private:
-  using Impl = std::shared_ptr<detail::ProducerImpl>;
+  using Impl = std::shared_ptr<detail::client::ProducerImpl>;
   static boost::asio::any_io_executor executorOf(const Impl& impl);
   static void startSend(const Impl& impl, OutgoingMessage message,
                         detail::Completion<void(boost::system::error_code, MessageId)> done);
-  std::shared_ptr<detail::ProducerImpl> impl_;
+  std::shared_ptr<detail::client::ProducerImpl> impl_;
 };
 
 }  // namespace reconsume

@@ -16,25 +16,18 @@
 
 #include "reconsume/detail/completion.hpp"
 #include "reconsume/message.hpp"
+#include "reconsume/reader_options.hpp"
 
 namespace reconsume {
 
-struct ReaderOptions {
-  std::string topic;
-  MessageId startMessageId = MessageId::earliest();
-  bool startMessageIdInclusive{false};
-  int receiverQueueSize{1000};
-  std::string readerName;  // empty: generated
-};
-
-namespace detail {
+namespace detail::api {
 class ReaderImpl;
 }
 
 class Reader {
  public:
   Reader() = default;
-  explicit Reader(std::shared_ptr<detail::ReaderImpl> impl);
+  explicit Reader(std::shared_ptr<detail::api::ReaderImpl> impl);
 
   // True when a message after the last one read exists on the topic (asks the broker).
   bool hasMessageAvailable();
@@ -62,11 +55,11 @@ class Reader {
   void close();
 
  private:
-  using Impl = std::shared_ptr<detail::ReaderImpl>;
+  using Impl = std::shared_ptr<detail::api::ReaderImpl>;
   static boost::asio::any_io_executor executorOf(const Impl& impl);
   static void startReadNext(const Impl& impl,
                             detail::Completion<void(boost::system::error_code, Message)> done);
-  std::shared_ptr<detail::ReaderImpl> impl_;
+  std::shared_ptr<detail::api::ReaderImpl> impl_;
 };
 
 }  // namespace reconsume

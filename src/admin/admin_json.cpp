@@ -7,7 +7,7 @@
 
 #include "reconsume/error.hpp"
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 namespace {
 
 constexpr std::size_t kQuoted = 200;
@@ -154,4 +154,4 @@ bool parseCursor(std::string_view body, std::string_view what, std::string_view 
   return true;
 }
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -8,9 +8,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reconsume/admin.hpp"
+#include "reconsume/subscription_cursor.hpp"
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 
 // GET .../partitions: {"partitions": n, ...} → n.
 int parsePartitions(std::string_view body, std::string_view what);
@@ -33,4 +33,4 @@ void addPartitionedSubscriptionBacklogs(std::string_view body, std::string_view 
 bool parseCursor(std::string_view body, std::string_view what, std::string_view subscription,
                  int partition, SubscriptionCursor& cursor);
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -3,7 +3,7 @@
 #include <boost/url/encode.hpp>
 #include <boost/url/rfc/unreserved_chars.hpp>
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 namespace {
 
 std::string segment(std::string_view text) {
@@ -21,4 +21,4 @@ std::string topicPath(const TopicName& topic, std::string_view suffix) {
   return namespaceTopicsPath(topic) + '/' + segment(topic.localName()) + std::string(suffix);
 }
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -7,7 +7,7 @@
 
 #include "common/topic_name.hpp"
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 
 // "/admin/v2/<domain>/<tenant>/<namespace>/<name>" followed by `suffix` (e.g. "/stats").
 std::string topicPath(const TopicName& topic, std::string_view suffix = {});
@@ -15,4 +15,4 @@ std::string topicPath(const TopicName& topic, std::string_view suffix = {});
 // "/admin/v2/<domain>/<tenant>/<namespace>": the list of the namespace's topics of that domain.
 std::string namespaceTopicsPath(const TopicName& topic);
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

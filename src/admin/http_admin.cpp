@@ -10,13 +10,12 @@
 #include "common/topic_name.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::admin {
 namespace {
 
 using boost::beast::http::verb;
-using http::Transport;
 
-class HttpAdmin final : public AdminBackend {
+class HttpAdmin final : public client::AdminBackend {
  public:
   HttpAdmin(const ServiceUrl& url, const AdminOptions& options)
       : endpoint_{url.kind == ServiceUrl::Kind::https, url.host, url.port},
@@ -30,26 +29,26 @@ class HttpAdmin final : public AdminBackend {
                                               std::to_string(partitions) +
                                               " partitions: at least 1 is needed");
     }
-    call(verb::put, http::topicPath(name, "/partitions"), std::to_string(partitions));
+    call(verb::put, topicPath(name, "/partitions"), std::to_string(partitions));
   }
 
   int partitions(const std::string& topic) override {
     // checkAllowAutoCreation=false: asking must never create the topic.
     std::string path =
-        http::topicPath(TopicName::parse(topic), "/partitions?checkAllowAutoCreation=false");
-    http::Response response = send(verb::get, path);
+        topicPath(TopicName::parse(topic), "/partitions?checkAllowAutoCreation=false");
+    Response response = send(verb::get, path);
     // Pulsar 4 answers 404 for a topic that does not exist (3.x answered 0 partitions).
     if (response.status == 404) return 0;
     check(verb::get, path, response);
-    return http::parsePartitions(response.body, "GET " + path);
+    return parsePartitions(response.body, "GET " + path);
   }
 
   bool topicExists(const std::string& topic) override {
     TopicName name = TopicName::parse(topic);
     if (name.partition() < 0 && partitions(topic) > 0) return true;
     // Non-partitioned topics and single partitions are in the namespace's list.
-    std::string path = http::namespaceTopicsPath(name);
-    auto topics = http::parseTopicList(call(verb::get, path), "GET " + path);
+    std::string path = namespaceTopicsPath(name);
+    auto topics = parseTopicList(call(verb::get, path), "GET " + path);
     return std::find(topics.begin(), topics.end(), name.toString()) != topics.end();
   }
 
@@ -57,32 +56,32 @@ class HttpAdmin final : public AdminBackend {
     TopicName name = TopicName::parse(topic);
     int count = name.partition() < 0 ? partitions(topic) : 0;
     if (count == 0) {
-      call(verb::post, http::topicPath(name, "/terminate"));
+      call(verb::post, topicPath(name, "/terminate"));
       return;
     }
     // Partitions come into being with their first producer or consumer; one that does not exist
     // yet could not be terminated and could later take messages, so create them all first.
-    call(verb::post, http::topicPath(name, "/createMissedPartitions"));
+    call(verb::post, topicPath(name, "/createMissedPartitions"));
     for (int i = 0; i < count; ++i) {
-      call(verb::post, http::topicPath(name.partitionAt(i), "/terminate"));
+      call(verb::post, topicPath(name.partitionAt(i), "/terminate"));
     }
   }
 
   void deleteTopic(const std::string& topic) override {
     TopicName name = TopicName::parse(topic);
     bool partitioned = name.partition() < 0 && partitions(topic) > 0;
-    call(verb::delete_, http::topicPath(name, partitioned ? "/partitions" : ""));
+    call(verb::delete_, topicPath(name, partitioned ? "/partitions" : ""));
   }
 
   std::vector<SubscriptionStats> subscriptions(const std::string& topic) override {
     TopicName name = TopicName::parse(topic);
     std::map<std::string, std::int64_t> backlogs;
     if (name.partition() < 0 && partitions(topic) > 0) {
-      std::string path = http::topicPath(name, "/partitioned-stats?perPartition=true");
-      http::addPartitionedSubscriptionBacklogs(call(verb::get, path), "GET " + path, backlogs);
+      std::string path = topicPath(name, "/partitioned-stats?perPartition=true");
+      addPartitionedSubscriptionBacklogs(call(verb::get, path), "GET " + path, backlogs);
     } else {
-      std::string path = http::topicPath(name, "/stats");
-      http::addSubscriptionBacklogs(call(verb::get, path), "GET " + path, backlogs);
+      std::string path = topicPath(name, "/stats");
+      addSubscriptionBacklogs(call(verb::get, path), "GET " + path, backlogs);
     }
     std::vector<SubscriptionStats> result;
     result.reserve(backlogs.size());
@@ -100,10 +99,10 @@ class HttpAdmin final : public AdminBackend {
       }
     }
     // internalStats is Pulsar's ManagedLedger view: the cursors' positions, not just counts.
-    std::string path = http::topicPath(name, "/internalStats");
+    std::string path = topicPath(name, "/internalStats");
     SubscriptionCursor cursor;
-    if (!http::parseCursor(call(verb::get, path), "GET " + path, subscription, name.partition(),
-                           cursor)) {
+    if (!parseCursor(call(verb::get, path), "GET " + path, subscription, name.partition(),
+                     cursor)) {
       throw Error(errc::not_found,
                   "topic " + topic + " has no subscription '" + subscription + "'");
     }
@@ -112,36 +111,37 @@ class HttpAdmin final : public AdminBackend {
 
  private:
   // Sends one request; throws Error when no HTTP answer came (transport failure, timeout).
-  http::Response send(verb method, const std::string& path, std::string body = {}) const {
-    http::Request request{method, path, std::move(body)};
-    http::Response response;
+  Response send(verb method, const std::string& path, std::string body = {}) const {
+    Request request{method, path, std::move(body)};
+    Response response;
     auto deadline = Transport::Clock::now() + timeout_;
     transport_.request(endpoint_, std::move(request), deadline, response).raiseIfFailed();
     return response;
   }
 
   // Throws Error for an answer outside 2xx.
-  static void check(verb method, const std::string& path, const http::Response& response) {
-    http::statusOf(boost::beast::http::to_string(method), path, response.status,
-                   response.reasonPhrase, response.body)
+  static void check(verb method, const std::string& path, const Response& response) {
+    statusOf(boost::beast::http::to_string(method), path, response.status, response.reasonPhrase,
+             response.body)
         .raiseIfFailed();
   }
 
   // Sends one request and returns the body of a 2xx answer; throws Error otherwise.
   std::string call(verb method, const std::string& path, std::string body = {}) const {
-    http::Response response = send(method, path, std::move(body));
+    Response response = send(method, path, std::move(body));
     check(method, path, response);
     return std::move(response.body);
   }
 
-  http::Endpoint endpoint_;
+  Endpoint endpoint_;
   Transport transport_;
   std::chrono::milliseconds timeout_;
 };
 
 }  // namespace
 
-std::shared_ptr<AdminBackend> connectHttpAdmin(const ServiceUrl& url, const AdminOptions& options) {
+std::shared_ptr<client::AdminBackend> connectHttpAdmin(const ServiceUrl& url,
+                                                       const AdminOptions& options) {
   if (url.kind != ServiceUrl::Kind::http && url.kind != ServiceUrl::Kind::https) {
     throw Error(errc::invalid_argument,
                 "admin URL '" + url.text + "' is not http:// or https:// (Pulsar's admin API)");
@@ -153,4 +153,4 @@ std::shared_ptr<AdminBackend> connectHttpAdmin(const ServiceUrl& url, const Admi
   return std::make_shared<HttpAdmin>(url, options);
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::admin

@@ -14,11 +14,13 @@
 
 #include "client/admin_backend.hpp"
 #include "common/service_url.hpp"
+#include "reconsume/admin_options.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::admin {
 
 // `url.kind` must be http or https (else invalid_argument naming the URL). Throws
 // invalid_argument naming the file when a CA, certificate or key file cannot be loaded.
-std::shared_ptr<AdminBackend> connectHttpAdmin(const ServiceUrl& url, const AdminOptions& options);
+std::shared_ptr<client::AdminBackend> connectHttpAdmin(const ServiceUrl& url,
+                                                       const AdminOptions& options);
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::admin

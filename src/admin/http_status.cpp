@@ -3,7 +3,7 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 namespace {
 
 constexpr std::size_t kMaxReason = 500;
@@ -75,4 +75,4 @@ Status statusOf(std::string_view method, std::string_view path, unsigned status,
   return Status(errcOf(status), message);
 }
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -7,7 +7,7 @@
 
 #include "common/status.hpp"
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 
 // ok for 2xx. Otherwise: 400 → invalid_argument, 401/403 → authentication, 404 → not_found,
 // 429/503 → unavailable, anything else (409 conflict, 412 precondition, 5xx, an unfollowed
@@ -20,4 +20,4 @@ Status statusOf(std::string_view method, std::string_view path, unsigned status,
 // (Jetty's HTML error pages say no more than the status line).
 std::string brokerReason(std::string_view body);
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -24,7 +24,7 @@
 #include "common/tls_context.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 namespace {
 
 namespace asio = boost::asio;
@@ -249,4 +249,4 @@ Status Transport::request(const Endpoint& start, Request request, Clock::time_po
   }
 }
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -13,13 +13,13 @@
 #include <string>
 
 #include "common/status.hpp"
-#include "reconsume/client.hpp"
+#include "reconsume/tls_options.hpp"
 
 namespace boost::asio::ssl {
 class context;
 }
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 
 struct Endpoint {
   bool tls{false};
@@ -64,4 +64,4 @@ class Transport {
   std::string token_;
 };
 
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -1,12 +1,13 @@
 #include "reconsume/admin.hpp"
 
+#include "admin/http_admin.hpp"
 #include "api/handle.hpp"
-#include "client/backend_factory.hpp"
 #include "common/topic_name.hpp"
+#include "embedded/embedded_backend.hpp"
 
 namespace reconsume {
 
-using detail::stateOf;
+using detail::api::stateOf;
 
 namespace {
 
@@ -30,11 +31,11 @@ Admin Admin::connect(std::string_view url, AdminOptions options) {
   Admin admin;
   switch (parsed.kind) {
     case detail::ServiceUrl::Kind::embedded:
-      admin.backend_ = detail::connectEmbeddedAdmin(parsed);
+      admin.backend_ = detail::embedded::connectEmbeddedAdmin(parsed);
       break;
     case detail::ServiceUrl::Kind::http:
     case detail::ServiceUrl::Kind::https:
-      admin.backend_ = detail::connectHttpAdmin(parsed, options);
+      admin.backend_ = detail::admin::connectHttpAdmin(parsed, options);
       break;
     default:
       throw Error(errc::invalid_argument,

@@ -4,19 +4,19 @@
 #include "client/client_impl.hpp"
 #include "client/consumer_impl.hpp"
 #include "client/producer_impl.hpp"
-#include "client/sync_call.hpp"
+#include "common/sync_call.hpp"
 #include "common/topic_name.hpp"
 #include "retry/retry_subscribe.hpp"
 
 namespace reconsume {
 
-using detail::stateOf;
 using detail::syncCall;
+using detail::api::stateOf;
 
-Client::Client(std::shared_ptr<detail::ClientImpl> impl) : impl_(std::move(impl)) {}
+Client::Client(std::shared_ptr<detail::client::ClientImpl> impl) : impl_(std::move(impl)) {}
 
 Client Client::connect(std::string_view serviceUrl, ClientOptions options) {
-  return Client(detail::ClientImpl::connect(serviceUrl, std::move(options)));
+  return Client(detail::client::ClientImpl::connect(serviceUrl, std::move(options)));
 }
 
 Producer Client::createProducer(std::string_view topic) {
@@ -27,15 +27,15 @@ Producer Client::createProducer(std::string_view topic) {
 
 Producer Client::createProducer(const ProducerOptions& options) {
   stateOf(impl_, "Client");
-  auto [producer] = syncCall<std::shared_ptr<detail::ProducerImpl>>(
-      [&](auto done) { detail::ProducerImpl::create(impl_, options, done); });
+  auto [producer] = syncCall<std::shared_ptr<detail::client::ProducerImpl>>(
+      [&](auto done) { detail::client::ProducerImpl::create(impl_, options, done); });
   return Producer(std::move(producer));
 }
 
 Consumer Client::subscribe(const ConsumerOptions& options) {
   stateOf(impl_, "Client");
-  auto [consumer] = syncCall<std::shared_ptr<detail::ConsumerImpl>>(
-      [&](auto done) { retry::subscribe(impl_, options, done); });
+  auto [consumer] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>(
+      [&](auto done) { detail::retry::subscribe(impl_, options, done); });
   return Consumer(std::move(consumer));
 }
 

@@ -2,60 +2,61 @@
 
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
-#include "client/sync_call.hpp"
+#include "common/sync_call.hpp"
 #include "retry/reconsumer.hpp"
 
 namespace reconsume {
 
-using detail::stateOf;
 using detail::Status;
 using detail::syncCall;
+using detail::api::stateOf;
 
 namespace {
 
 // reconsumeLater and deadLetter, blocking or not: both go through the consumer's Reconsumer.
-void startRetry(detail::ConsumerImpl& consumer, const Message& message,
-                const retry::RetryRequest& request, const std::string& reason,
+void startRetry(detail::client::ConsumerImpl& consumer, const Message& message,
+                const detail::retry::RetryRequest& request, const std::string& reason,
                 const std::map<std::string, std::string>& properties, detail::Callback<> done) {
-  retry::Reconsumer* reconsumer = nullptr;
-  if (auto status = retry::reconsumerOf(consumer, reconsumer); !status.ok()) return done(status);
+  detail::retry::Reconsumer* reconsumer = nullptr;
+  if (auto status = detail::retry::reconsumerOf(consumer, reconsumer); !status.ok())
+    return done(status);
   reconsumer->reconsume(consumer, message, request, reason, properties, std::move(done));
 }
 
-void reconsumeWith(detail::ConsumerImpl& consumer, const Message& message,
+void reconsumeWith(detail::client::ConsumerImpl& consumer, const Message& message,
                    const ReconsumeOptions& options, detail::Callback<> done) {
-  retry::RetryRequest request;
+  detail::retry::RetryRequest request;
   try {
-    request = retry::RetryRequest::from(options);
+    request = detail::retry::RetryRequest::from(options);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
   startRetry(consumer, message, request, options.reason, options.properties, std::move(done));
 }
 
-void deadLetterWith(detail::ConsumerImpl& consumer, const Message& message,
+void deadLetterWith(detail::client::ConsumerImpl& consumer, const Message& message,
                     const std::string& reason, detail::Callback<> done) {
-  retry::RetryRequest request;
-  request.kind = retry::RetryRequest::Kind::deadLetter;
+  detail::retry::RetryRequest request;
+  request.kind = detail::retry::RetryRequest::Kind::deadLetter;
   startRetry(consumer, message, request, reason, {}, std::move(done));
 }
 
 // Adapts a public Completion to an internal callback, logging the text of a failure.
 template <typename... Args>
-auto completeWith(detail::ConsumerImpl& consumer,
+auto completeWith(detail::client::ConsumerImpl& consumer,
                   detail::Completion<void(boost::system::error_code, Args...)> done,
                   const char* operation) {
   auto completion = std::make_shared<decltype(done)>(std::move(done));
   auto client = consumer.clientPtr();
   return [completion, client, operation](const Status& status, Args... args) {
     if (!status.ok()) client->log().warn(std::string(operation) + ": " + status.message);
-    completion->complete(detail::toErrorCode(status), std::move(args)...);
+    completion->complete(detail::api::toErrorCode(status), std::move(args)...);
   };
 }
 
 }  // namespace
 
-Consumer::Consumer(std::shared_ptr<detail::ConsumerImpl> impl) : impl_(std::move(impl)) {}
+Consumer::Consumer(std::shared_ptr<detail::client::ConsumerImpl> impl) : impl_(std::move(impl)) {}
 
 Message Consumer::receive() {
   return *stateOf(impl_, "Consumer").receive(std::nullopt);
@@ -137,14 +138,16 @@ const std::vector<std::string>& Consumer::topics() const {
 }
 
 std::optional<std::string> Consumer::retryTopic() const {
-  retry::Reconsumer* reconsumer = nullptr;
-  if (!retry::reconsumerOf(stateOf(impl_, "Consumer"), reconsumer).ok()) return std::nullopt;
+  detail::retry::Reconsumer* reconsumer = nullptr;
+  if (!detail::retry::reconsumerOf(stateOf(impl_, "Consumer"), reconsumer).ok())
+    return std::nullopt;
   return reconsumer->topics().retryTopic;
 }
 
 std::optional<std::string> Consumer::deadLetterTopic() const {
-  retry::Reconsumer* reconsumer = nullptr;
-  if (!retry::reconsumerOf(stateOf(impl_, "Consumer"), reconsumer).ok()) return std::nullopt;
+  detail::retry::Reconsumer* reconsumer = nullptr;
+  if (!detail::retry::reconsumerOf(stateOf(impl_, "Consumer"), reconsumer).ok())
+    return std::nullopt;
   return reconsumer->topics().deadLetterTopic;
 }
 

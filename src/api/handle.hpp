@@ -7,7 +7,7 @@
 
 #include "common/status.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::api {
 
 // A default-constructed handle has no state: using it is a programming error reported as
 // errc::closed, naming the kind of handle.
@@ -24,4 +24,4 @@ inline boost::system::error_code toErrorCode(const Status& status) {
   return boost::system::error_code(status.code);
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::api

@@ -2,14 +2,14 @@
 
 #include "api/handle.hpp"
 #include "client/producer_impl.hpp"
-#include "client/sync_call.hpp"
+#include "common/sync_call.hpp"
 
 namespace reconsume {
 
-using detail::stateOf;
 using detail::syncCall;
+using detail::api::stateOf;
 
-Producer::Producer(std::shared_ptr<detail::ProducerImpl> impl) : impl_(std::move(impl)) {}
+Producer::Producer(std::shared_ptr<detail::client::ProducerImpl> impl) : impl_(std::move(impl)) {}
 
 MessageId Producer::send(std::string_view payload) {
   OutgoingMessage message;
@@ -33,7 +33,7 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
   auto client = impl->client().shared_from_this();
   impl->send(message, [completion, client](const detail::Status& status, const MessageId& id) {
     if (!status.ok()) client->log().warn("asyncSend: " + status.message);
-    completion->complete(detail::toErrorCode(status), id);
+    completion->complete(detail::api::toErrorCode(status), id);
   });
 }
 

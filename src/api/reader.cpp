@@ -4,31 +4,32 @@
 
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
-#include "client/sync_call.hpp"
+#include "common/sync_call.hpp"
 #include "common/topic_name.hpp"
+#include "reconsume/client.hpp"
 
 namespace reconsume {
 
-namespace detail {
+namespace detail::api {
 
 // A reader is a consumer on a non-durable, exclusive subscription of its own.
 class ReaderImpl {
  public:
-  std::shared_ptr<ConsumerImpl> consumer;
+  std::shared_ptr<client::ConsumerImpl> consumer;
   std::string topic;
 };
 
-}  // namespace detail
+}  // namespace detail::api
 
-using detail::stateOf;
 using detail::syncCall;
+using detail::api::stateOf;
 
-Reader::Reader(std::shared_ptr<detail::ReaderImpl> impl) : impl_(std::move(impl)) {}
+Reader::Reader(std::shared_ptr<detail::api::ReaderImpl> impl) : impl_(std::move(impl)) {}
 
 Reader Client::createReader(const ReaderOptions& options) {
   stateOf(impl_, "Client");
   static std::atomic<std::uint64_t> readers{0};
-  detail::ConsumerSpec spec;
+  detail::client::ConsumerSpec spec;
   spec.topics.push_back({detail::canonicalTopic(options.topic), SubscriptionType::exclusive,
                          InitialPosition::earliest});
   if (options.receiverQueueSize < 1) {
@@ -42,9 +43,9 @@ Reader Client::createReader(const ReaderOptions& options) {
   spec.durable = false;
   spec.startMessageId = options.startMessageId;
   spec.startMessageIdInclusive = options.startMessageIdInclusive;
-  auto [consumer] = syncCall<std::shared_ptr<detail::ConsumerImpl>>(
-      [&](auto done) { detail::ConsumerImpl::create(impl_, spec, done); });
-  auto reader = std::make_shared<detail::ReaderImpl>();
+  auto [consumer] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>(
+      [&](auto done) { detail::client::ConsumerImpl::create(impl_, spec, done); });
+  auto reader = std::make_shared<detail::api::ReaderImpl>();
   reader->consumer = std::move(consumer);
   reader->topic = spec.topics.front().topic;
   return Reader(std::move(reader));
@@ -77,7 +78,7 @@ void Reader::startReadNext(const Impl& impl,
                            detail::Completion<void(boost::system::error_code, Message)> done) {
   auto completion = std::make_shared<decltype(done)>(std::move(done));
   impl->consumer->receiveAsync([completion](const detail::Status& status, Message message) {
-    completion->complete(detail::toErrorCode(status), std::move(message));
+    completion->complete(detail::api::toErrorCode(status), std::move(message));
   });
 }
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "reconsume/admin.hpp"
+#include "reconsume/subscription_cursor.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 class AdminBackend {
  public:
@@ -24,4 +24,4 @@ class AdminBackend {
   virtual SubscriptionCursor cursor(const std::string& topic, const std::string& subscription) = 0;
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

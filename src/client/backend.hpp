@@ -16,17 +16,15 @@
 #include <string>
 #include <vector>
 
+#include "common/callback.hpp"
 #include "common/message_data.hpp"
 #include "common/status.hpp"
 #include "reconsume/clock.hpp"
-#include "reconsume/consumer.hpp"
+#include "reconsume/consumer_options.hpp"
 #include "reconsume/message.hpp"
-#include "reconsume/producer.hpp"
+#include "reconsume/producer_options.hpp"
 
-namespace reconsume::detail {
-
-template <typename... Results>
-using Callback = std::function<void(const Status&, Results...)>;
+namespace reconsume::detail::client {
 
 class BackendProducer {
  public:
@@ -109,4 +107,4 @@ class Backend {
   virtual void close(Callback<> done) = 0;
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

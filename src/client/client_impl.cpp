@@ -2,9 +2,10 @@
 
 #include <atomic>
 
-#include "client/backend_factory.hpp"
+#include "embedded/embedded_backend.hpp"
+#include "pulsar/pulsar_backend.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
                                                 ClientOptions options) {
@@ -31,13 +32,13 @@ std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
   }
   std::shared_ptr<ClientImpl> client(new ClientImpl(std::move(url), std::move(options)));
   if (client->url_.kind == ServiceUrl::Kind::embedded) {
-    auto connection = connectEmbedded(client->url_, client->options_.clock);
+    auto connection = embedded::connectEmbedded(client->url_, client->options_.clock);
     client->backend_ = std::move(connection.backend);
     client->clock_ = std::move(connection.clock);
   } else {
     client->clock_ = client->options_.clock ? client->options_.clock : SystemClock::shared();
     client->backend_ =
-        connectPulsar(client->url_, client->options_, client->io_, client->clock_, client->log_);
+        pulsar::connectPulsar(client->url_, client->options_, client->io_, client->log_);
   }
   return client;
 }
@@ -117,4 +118,4 @@ void ClientImpl::close(Callback<> done) {
   finish({});
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

@@ -2,6 +2,7 @@
 // and every producer, consumer and reader still open (closed with the client).
 #pragma once
 
+#include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <functional>
@@ -13,9 +14,9 @@
 #include "client/backend.hpp"
 #include "common/log.hpp"
 #include "common/service_url.hpp"
-#include "reconsume/client.hpp"
+#include "reconsume/client_options.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 // Something the client closes when it closes.
 class Closeable {
@@ -63,4 +64,4 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   std::vector<std::weak_ptr<Closeable>> open_;
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

@@ -2,10 +2,10 @@
 
 #include <boost/asio/post.hpp>
 
-#include "client/gather.hpp"
+#include "common/gather.hpp"
 #include "common/topic_name.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 using namespace std::chrono_literals;
 
@@ -273,4 +273,4 @@ void ConsumerImpl::close(Callback<> done) {
   }
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

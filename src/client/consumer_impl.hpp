@@ -18,7 +18,7 @@
 #include "client/receive_queue.hpp"
 #include "client/redelivery_scheduler.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 // One topic of a consumer, with the subscription type and start position it is read with.
 struct TopicSubscription {
@@ -95,4 +95,4 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   std::atomic<bool> closed_{false};
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

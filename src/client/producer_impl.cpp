@@ -1,11 +1,11 @@
 #include "client/producer_impl.hpp"
 
-#include "client/gather.hpp"
+#include "client/key_hash.hpp"
+#include "common/gather.hpp"
 #include "common/outgoing_check.hpp"
 #include "common/topic_name.hpp"
-#include "protocol/key_hash.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options)
     : client_(std::move(client)), options_(std::move(options)) {}
@@ -66,7 +66,7 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
   // As the Java client's default router: the partition key decides, hashed as Java's
   // String.hashCode (the ordering key only matters for Key_Shared dispatch); unkeyed messages go
   // round-robin.
-  if (message.key) return partitions_[protocol::partitionForKey(*message.key, count)].get();
+  if (message.key) return partitions_[partitionForKey(*message.key, count)].get();
   return partitions_[roundRobin_++ % partitions_.size()].get();
 }
 
@@ -91,4 +91,4 @@ void ProducerImpl::close(Callback<> done) {
   finish({});
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

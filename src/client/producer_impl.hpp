@@ -11,7 +11,7 @@
 #include "client/backend.hpp"
 #include "client/client_impl.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 class ProducerImpl : public Closeable, public std::enable_shared_from_this<ProducerImpl> {
  public:
@@ -36,4 +36,4 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   std::atomic<bool> closed_{false};
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

@@ -1,6 +1,6 @@
 #include "client/receive_queue.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 void ReceiveQueue::push(Item item) {
   Waiter waiter;
@@ -76,4 +76,4 @@ std::size_t ReceiveQueue::size() const {
   return items_.size();
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

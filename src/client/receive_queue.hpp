@@ -17,7 +17,7 @@
 
 #include "client/backend.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 class ReceiveQueue {
  public:
@@ -48,4 +48,4 @@ class ReceiveQueue {
   std::optional<Status> closed_;
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

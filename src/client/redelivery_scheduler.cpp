@@ -1,6 +1,6 @@
 #include "client/redelivery_scheduler.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 std::size_t RedeliveryScheduler::KeyHash::operator()(const Key& key) const {
   std::size_t h = std::hash<std::int64_t>()(key.id.ledger());
@@ -83,4 +83,4 @@ void RedeliveryScheduler::fire() {
   for (auto& [slot, ids] : due) redeliver_(slot, std::move(ids));
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

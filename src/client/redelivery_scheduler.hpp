@@ -19,7 +19,7 @@
 #include "reconsume/clock.hpp"
 #include "reconsume/message.hpp"
 
-namespace reconsume::detail {
+namespace reconsume::detail::client {
 
 class RedeliveryScheduler : public std::enable_shared_from_this<RedeliveryScheduler> {
  public:
@@ -59,4 +59,4 @@ class RedeliveryScheduler : public std::enable_shared_from_this<RedeliverySchedu
   Clock::time_point armedFor_{};
 };
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::client

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-#include "reconsume/client.hpp"
+#include "reconsume/logging.hpp"
 
 namespace reconsume::detail {
 

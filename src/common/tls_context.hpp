@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "reconsume/client.hpp"
+#include "reconsume/tls_options.hpp"
 
 namespace boost::asio::ssl {
 class context;

@@ -15,7 +15,7 @@
 
 namespace reconsume {
 
-namespace detail {
+namespace detail::dlq {
 
 struct DeadLetterQueueState {
   DeadLetterQueueState(Client c, Admin a, std::string t, DeadLetterQueueOptions o)
@@ -31,7 +31,7 @@ struct DeadLetterQueueState {
   std::string topic;
   DeadLetterQueueOptions options;
   std::shared_ptr<Clock> clock;
-  dlq::Scanner scanner;
+  detail::dlq::Scanner scanner;
 
   mutable std::mutex mutex;  // warnings only: a reader of warnings() may be on another thread
   std::vector<std::string> warnings;
@@ -44,7 +44,7 @@ struct DeadLetterQueueState {
   }
 
   // What a scan found out about the topic.
-  void note(const dlq::ScanCounts& counts) {
+  void note(const detail::dlq::ScanCounts& counts) {
     if (!counts.subscriptionExists) {
       warn("topic " + topic + " has no subscription '" + options.subscription +
            "': every message in it counts as a dead letter");
@@ -57,7 +57,7 @@ struct DeadLetterQueueState {
   }
 };
 
-}  // namespace detail
+}  // namespace detail::dlq
 
 namespace {
 
@@ -102,8 +102,8 @@ DeadLetterQueue::DeadLetterQueue(Client client, Admin admin, std::string_view to
   if (!admin.topicExists(canonical)) {
     throw Error(errc::not_found, "dead-letter topic '" + canonical + "' does not exist");
   }
-  state_ = std::make_shared<detail::DeadLetterQueueState>(std::move(client), std::move(admin),
-                                                          canonical, std::move(options));
+  state_ = std::make_shared<detail::dlq::DeadLetterQueueState>(std::move(client), std::move(admin),
+                                                               canonical, std::move(options));
   auto local = detail::TopicName::parse(canonical).base().localName();
   if (!local.ends_with("-DLQ")) {
     state_->warn("topic " + canonical +
@@ -126,7 +126,7 @@ std::vector<std::string> DeadLetterQueue::warnings() const {
 
 std::size_t DeadLetterQueue::scan(const DeadLetterFilter& filter,
                                   const std::function<bool(const DeadLetter&)>& visit) {
-  dlq::CompiledFilter compiled(filter);
+  detail::dlq::CompiledFilter compiled(filter);
   auto now = state_->clock->now();
   std::size_t visited = 0;
   auto counts = state_->scanner.run([&](const Message& message) {
@@ -163,7 +163,7 @@ DeadLetter DeadLetterQueue::show(const MessageId& id) {
 }
 
 DeadLetterStats DeadLetterQueue::stats(const DeadLetterFilter& filter) {
-  dlq::StatsBuilder builder(state_->clock->now());
+  detail::dlq::StatsBuilder builder(state_->clock->now());
   scan(filter, [&](const DeadLetter& deadLetter) {
     builder.add(deadLetter);
     return true;
@@ -173,20 +173,20 @@ DeadLetterStats DeadLetterQueue::stats(const DeadLetterFilter& filter) {
 
 std::size_t DeadLetterQueue::exportJson(std::ostream& out, const DeadLetterFilter& filter) {
   return scan(filter, [&](const DeadLetter& deadLetter) {
-    out << dlq::toJsonLine(deadLetter) << '\n';
+    out << detail::dlq::toJsonLine(deadLetter) << '\n';
     return static_cast<bool>(out);
   });
 }
 
 std::string DeadLetterQueue::toJson(const DeadLetter& deadLetter) {
-  return dlq::toJsonLine(deadLetter);
+  return detail::dlq::toJsonLine(deadLetter);
 }
 
 ReplayResult DeadLetterQueue::replay(const ReplayOptions& options) {
   // Every value is checked before anything is read or changed.
-  dlq::CompiledFilter check(options.filter);
+  detail::dlq::CompiledFilter check(options.filter);
   checkLimit(options.limit);
-  if (options.ratePerSecond) (void)dlq::TokenBucket(*options.ratePerSecond);
+  if (options.ratePerSecond) (void)detail::dlq::TokenBucket(*options.ratePerSecond);
   if (options.maxInFlight == 0) {
     throw Error(errc::invalid_argument, "maxInFlight 0 is invalid: it must be at least 1");
   }
@@ -205,13 +205,13 @@ ReplayResult DeadLetterQueue::replay(const ReplayOptions& options) {
   for (const auto& deadLetter : picked) {
     destinations.push_back(to ? *to : deadLetter.originTopic.value_or(""));
   }
-  dlq::ActionContext context{state_->client, state_->clock, state_->topic,
-                             state_->options.subscription, state_->options.readTimeout};
-  return dlq::replayPicked(context, picked, destinations, options);
+  detail::dlq::ActionContext context{state_->client, state_->clock, state_->topic,
+                                     state_->options.subscription, state_->options.readTimeout};
+  return detail::dlq::replayPicked(context, picked, destinations, options);
 }
 
 PurgeResult DeadLetterQueue::purge(const PurgeOptions& options) {
-  dlq::CompiledFilter check(options.filter);
+  detail::dlq::CompiledFilter check(options.filter);
   checkLimit(options.limit);
   auto picked = list(options.filter, options.limit);
   if (options.dryRun) {
@@ -221,9 +221,9 @@ PurgeResult DeadLetterQueue::purge(const PurgeOptions& options) {
     for (const auto& deadLetter : picked) result.purgedIds.push_back(deadLetter.id());
     return result;
   }
-  dlq::ActionContext context{state_->client, state_->clock, state_->topic,
-                             state_->options.subscription, state_->options.readTimeout};
-  return dlq::purgePicked(context, picked);
+  detail::dlq::ActionContext context{state_->client, state_->clock, state_->topic,
+                                     state_->options.subscription, state_->options.readTimeout};
+  return detail::dlq::purgePicked(context, picked);
 }
 
 }  // namespace reconsume

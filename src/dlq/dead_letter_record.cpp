@@ -9,7 +9,7 @@
 #include "retry/routing.hpp"
 
 namespace reconsume {
-namespace dlq {
+namespace detail::dlq {
 namespace {
 
 namespace keys = retry::keys;
@@ -54,14 +54,14 @@ int clampToInt(std::int64_t value) {
 int countOf(const Message& message, std::string_view key) {
   auto text = message.property(key);
   if (!text) return 0;
-  auto value = retry::parsePropertyCount(*text);
+  auto value = detail::retry::parsePropertyCount(*text);
   return value ? clampToInt(*value) : 0;
 }
 
 std::optional<TimePoint> timeOf(const Message& message, std::string_view key) {
   auto text = message.property(key);
   if (!text) return std::nullopt;
-  auto ms = retry::parsePropertyCount(*text);
+  auto ms = detail::retry::parsePropertyCount(*text);
   if (!ms) return std::nullopt;
   return TimePoint(std::chrono::milliseconds(*ms));
 }
@@ -95,7 +95,7 @@ bool isRetryProperty(std::string_view key) {
   return false;
 }
 
-}  // namespace dlq
+}  // namespace detail::dlq
 
 std::chrono::milliseconds DeadLetter::age(std::chrono::system_clock::time_point now) const {
   auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - deadLetteredAt());
@@ -103,7 +103,7 @@ std::chrono::milliseconds DeadLetter::age(std::chrono::system_clock::time_point 
 }
 
 DeadLetter DeadLetter::from(const Message& message) {
-  namespace keys = retry::keys;
+  namespace keys = detail::retry::keys;
   DeadLetter letter;
   letter.message = message;
   auto cause = message.property(keys::deadLetterCause);
@@ -112,12 +112,12 @@ DeadLetter DeadLetter::from(const Message& message) {
   letter.originMessageId = message.property(keys::originMessageId);
   if (!letter.originMessageId)
     letter.originMessageId = message.property(keys::originMessageIdLegacy);
-  letter.reconsumeTimes = dlq::countOf(message, keys::reconsumeTimes);
-  letter.replayCount = dlq::countOf(message, keys::replayCount);
-  letter.firstFailure = dlq::timeOf(message, keys::firstFailureTime);
-  letter.replayedAt = dlq::timeOf(message, keys::replayedAt);
+  letter.reconsumeTimes = detail::dlq::countOf(message, keys::reconsumeTimes);
+  letter.replayCount = detail::dlq::countOf(message, keys::replayCount);
+  letter.firstFailure = detail::dlq::timeOf(message, keys::firstFailureTime);
+  letter.replayedAt = detail::dlq::timeOf(message, keys::replayedAt);
   if (auto history = message.property(keys::reconsumeHistory)) {
-    letter.history = dlq::parseHistory(*history);
+    letter.history = detail::dlq::parseHistory(*history);
   }
   if (auto reason = message.property(keys::reconsumeReason)) {
     letter.reason = *reason;
@@ -125,7 +125,7 @@ DeadLetter DeadLetter::from(const Message& message) {
     letter.reason = letter.history.back().reason;
   }
   for (const auto& [key, value] : message.properties()) {
-    if (dlq::isRetryProperty(key)) {
+    if (detail::dlq::isRetryProperty(key)) {
       letter.hasRetryProperties = true;
       break;
     }

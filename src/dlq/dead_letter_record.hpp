@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "reconsume/dead_letters.hpp"
+#include "reconsume/dead_letter.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 // The entries of a RECONSUME_HISTORY value, oldest first. A value that is not a JSON array of
 // objects (malformed, or written by someone else) gives no entries; fields that are missing or of
@@ -20,4 +20,4 @@ std::vector<DeadLetterHop> parseHistory(std::string_view text);
 // (including Java's REAL_SUBSCRIPTION).
 bool isRetryProperty(std::string_view key);
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -6,7 +6,7 @@
 #include "common/topic_name.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 void checkAgeBound(const std::optional<std::chrono::milliseconds>& bound, const char* name) {
@@ -74,4 +74,4 @@ bool CompiledFilter::matches(const DeadLetter& deadLetter,
   return true;
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -9,9 +9,9 @@
 #include <regex>
 #include <string>
 
-#include "reconsume/dead_letters.hpp"
+#include "reconsume/dead_letter.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 class CompiledFilter {
  public:
@@ -29,4 +29,4 @@ class CompiledFilter {
   std::optional<std::string> origin_;  // canonical
 };
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

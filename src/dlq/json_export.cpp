@@ -5,7 +5,7 @@
 
 #include "common/utf8.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using detail::appendJsonString;
@@ -141,4 +141,4 @@ std::string toJsonLine(const DeadLetter& deadLetter) {
   return out;
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

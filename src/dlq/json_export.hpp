@@ -7,9 +7,9 @@
 #include <string>
 #include <string_view>
 
-#include "reconsume/dead_letters.hpp"
+#include "reconsume/dead_letter.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 std::string toJsonLine(const DeadLetter& deadLetter);
 
@@ -21,4 +21,4 @@ std::string base64(std::string_view bytes);
 // "2024-01-01T00:00:00.000Z".
 std::string isoUtc(std::chrono::system_clock::time_point t);
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -2,7 +2,7 @@
 
 #include "reconsume/error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 PickedReceiver::PickedReceiver(Client& client, const std::string& topic,
                                const std::string& subscription,
@@ -45,4 +45,4 @@ void PickedReceiver::close() {
   consumer_.close();
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -14,7 +14,7 @@
 
 #include "reconsume/client.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 class PickedReceiver {
  public:
@@ -39,4 +39,4 @@ class PickedReceiver {
   bool closed_ = false;
 };
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -7,7 +7,7 @@
 #include "dlq/replay.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 PurgeResult purgePicked(ActionContext& context, const std::vector<DeadLetter>& picked) {
   PurgeResult result;
@@ -79,4 +79,4 @@ PurgeResult purgePicked(ActionContext& context, const std::vector<DeadLetter>& p
   return result;
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

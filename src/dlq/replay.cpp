@@ -10,7 +10,7 @@
 #include "dlq/token_bucket.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using std::chrono::milliseconds;
@@ -274,4 +274,4 @@ ReplayResult replayPicked(ActionContext& context, const std::vector<DeadLetter>&
   return Replayer(context, picked, destinations, options).run();
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

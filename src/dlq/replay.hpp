@@ -12,7 +12,7 @@
 
 #include "reconsume/dead_letters.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 struct ActionContext {
   Client client;
@@ -29,4 +29,4 @@ ReplayResult replayPicked(ActionContext& context, const std::vector<DeadLetter>&
 
 PurgeResult purgePicked(ActionContext& context, const std::vector<DeadLetter>& picked);
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

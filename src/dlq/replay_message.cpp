@@ -6,10 +6,10 @@
 #include "retry/property_keys.hpp"
 #include "retry/routing.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
-namespace keys = retry::keys;
+namespace keys = detail::retry::keys;
 
 // The retry count and level start again; the cause, the delay and the last reason described the
 // trip that ended in the dead-letter topic (RECONSUME_HISTORY keeps the reasons).
@@ -27,7 +27,7 @@ Properties replayProperties(const Properties& deadLetter,
   std::int64_t previous = 0;
   if (auto found = deadLetter.find(std::string(keys::replayCount)); found != deadLetter.end()) {
     // Not a number (written by hand, or by someone else): counted as never replayed.
-    previous = retry::parsePropertyCount(found->second).value_or(0);
+    previous = detail::retry::parsePropertyCount(found->second).value_or(0);
   }
   auto next = previous < std::numeric_limits<std::int64_t>::max() ? previous + 1 : previous;
   out.insert_or_assign(std::string(keys::replayCount), std::to_string(next));
@@ -49,4 +49,4 @@ OutgoingMessage replayMessage(const Message& deadLetter,
   return message;
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

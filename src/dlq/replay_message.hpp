@@ -10,7 +10,7 @@
 
 #include "reconsume/message.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 using Properties = std::map<std::string, std::string>;
 
@@ -22,4 +22,4 @@ Properties replayProperties(const Properties& deadLetter,
 // letter, properties from replayProperties. Published without a delay.
 OutgoingMessage replayMessage(const Message& deadLetter, std::chrono::system_clock::time_point now);
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -6,7 +6,7 @@
 #include "dlq/dead_letter_record.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 // Closes the reader however the scan ends (a reader's subscription is not durable; closing it
@@ -101,4 +101,4 @@ bool Scanner::runOne(const std::string& topic, int partition, bool subscriptionE
   return true;
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -14,7 +14,7 @@
 #include "reconsume/admin.hpp"
 #include "reconsume/client.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 struct ScanCounts {
   std::size_t read{0};                 // unacknowledged messages handed to the visitor
@@ -44,4 +44,4 @@ class Scanner {
   std::chrono::milliseconds readTimeout_;
 };
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

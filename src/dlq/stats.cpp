@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using std::chrono::hours;
@@ -57,4 +57,4 @@ void StatsBuilder::add(const DeadLetter& deadLetter) {
   if (deadLetter.replayCount > 0) ++stats_.replayedBefore;
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -7,9 +7,9 @@
 #include <cstddef>
 #include <vector>
 
-#include "reconsume/dead_letters.hpp"
+#include "reconsume/dead_letter_operations.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 // The age buckets, all counts 0: <1m, <10m, <1h, <6h, <1d, <7d, older.
 std::vector<AgeBucket> emptyAgeBuckets();
@@ -28,4 +28,4 @@ class StatsBuilder {
   DeadLetterStats stats_;
 };
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -8,7 +8,7 @@
 
 #include "reconsume/error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 TokenBucket::TokenBucket(double ratePerSecond, int burst) {
   // A rate below one per day is surely a typo; above a billion the interval would round to 0.
@@ -54,4 +54,4 @@ void waitUntil(Clock& clock, Clock::time_point at) {
   signal->cv.wait(lock, [&] { return signal->fired; });
 }
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

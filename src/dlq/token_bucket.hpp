@@ -10,7 +10,7 @@
 
 #include "reconsume/clock.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 
 class TokenBucket {
  public:
@@ -37,4 +37,4 @@ class TokenBucket {
 // scheduled on the clock for `at` runs (a ManualClock: when a test advances it that far).
 void waitUntil(Clock& clock, Clock::time_point at);
 
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -18,8 +18,8 @@
 #include "common/status.hpp"
 #include "embedded/broker_config.hpp"
 #include "embedded/topic.hpp"
-#include "reconsume/admin.hpp"
 #include "reconsume/clock.hpp"
+#include "reconsume/subscription_cursor.hpp"
 
 namespace reconsume::detail::embedded {
 

@@ -22,7 +22,7 @@ namespace reconsume::detail::embedded {
 struct ConsumerState {
   std::uint64_t id{0};
   std::string name;
-  std::shared_ptr<MessageSink> sink;
+  std::shared_ptr<client::MessageSink> sink;
   std::int64_t permits{0};
   int receiverQueueSize{0};
   bool endedNotified{false};  // told the topic ended (terminated, everything acknowledged)

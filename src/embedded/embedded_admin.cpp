@@ -3,11 +3,10 @@
 #include "embedded/broker_registry.hpp"
 #include "embedded/embedded_backend.hpp"
 
-namespace reconsume::detail {
-namespace embedded {
+namespace reconsume::detail::embedded {
 namespace {
 
-class EmbeddedAdmin final : public AdminBackend {
+class EmbeddedAdmin final : public client::AdminBackend {
  public:
   explicit EmbeddedAdmin(std::shared_ptr<Broker> broker) : broker_(std::move(broker)) {}
 
@@ -47,14 +46,12 @@ class EmbeddedAdmin final : public AdminBackend {
 
 }  // namespace
 
-std::shared_ptr<AdminBackend> makeAdmin(std::shared_ptr<Broker> broker) {
+std::shared_ptr<client::AdminBackend> makeAdmin(std::shared_ptr<Broker> broker) {
   return std::make_shared<EmbeddedAdmin>(std::move(broker));
 }
 
-}  // namespace embedded
-
-std::shared_ptr<AdminBackend> connectEmbeddedAdmin(const ServiceUrl& url) {
-  return embedded::makeAdmin(embedded::acquireBroker(url, nullptr));
+std::shared_ptr<client::AdminBackend> connectEmbeddedAdmin(const ServiceUrl& url) {
+  return makeAdmin(acquireBroker(url, nullptr));
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::embedded

@@ -5,8 +5,7 @@
 #include "embedded/embedded_consumer.hpp"
 #include "embedded/embedded_producer.hpp"
 
-namespace reconsume::detail {
-namespace embedded {
+namespace reconsume::detail::embedded {
 namespace {
 
 // A topic name as given, validated: an invalid_argument Status otherwise.
@@ -19,13 +18,13 @@ Status checkTopic(const std::string& topic) {
   }
 }
 
-class EmbeddedBackend final : public Backend {
+class EmbeddedBackend final : public client::Backend {
  public:
   explicit EmbeddedBackend(std::shared_ptr<Broker> broker) : broker_(std::move(broker)) {}
   ~EmbeddedBackend() override { handles_->closeAll(); }
 
   void createProducer(const ProducerOptions& options,
-                      Callback<std::shared_ptr<BackendProducer>> done) override {
+                      Callback<std::shared_ptr<client::BackendProducer>> done) override {
     if (handles_->closed()) return done(closedStatus(), nullptr);
     if (auto status = checkTopic(options.topic); !status.ok()) return done(status, nullptr);
     auto id = broker_->nextId();
@@ -43,8 +42,8 @@ class EmbeddedBackend final : public Backend {
     done({}, std::move(producer));
   }
 
-  void subscribe(const SubscribeSpec& spec, std::shared_ptr<MessageSink> sink,
-                 Callback<std::shared_ptr<BackendConsumer>> done) override {
+  void subscribe(const client::SubscribeSpec& spec, std::shared_ptr<client::MessageSink> sink,
+                 Callback<std::shared_ptr<client::BackendConsumer>> done) override {
     if (handles_->closed()) return done(closedStatus(), nullptr);
     if (auto status = checkTopic(spec.topic); !status.ok()) return done(status, nullptr);
     if (spec.subscription.empty()) {
@@ -92,18 +91,16 @@ class EmbeddedBackend final : public Backend {
 
 }  // namespace
 
-std::shared_ptr<Backend> makeBackend(std::shared_ptr<Broker> broker) {
+std::shared_ptr<client::Backend> makeBackend(std::shared_ptr<Broker> broker) {
   return std::make_shared<EmbeddedBackend>(std::move(broker));
 }
 
-}  // namespace embedded
-
 EmbeddedConnection connectEmbedded(const ServiceUrl& url, std::shared_ptr<Clock> clock) {
-  auto broker = embedded::acquireBroker(url, std::move(clock));
+  auto broker = acquireBroker(url, std::move(clock));
   EmbeddedConnection connection;
   connection.clock = broker->clock();
-  connection.backend = embedded::makeBackend(std::move(broker));
+  connection.backend = makeBackend(std::move(broker));
   return connection;
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::embedded

@@ -15,7 +15,7 @@
 
 namespace reconsume::detail::embedded {
 
-class EmbeddedConsumer final : public BackendConsumer, public Closable {
+class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
  public:
   EmbeddedConsumer(std::shared_ptr<Topic> topic, std::shared_ptr<Subscription> subscription,
                    std::uint64_t id, std::shared_ptr<OpenHandles> handles);

@@ -13,7 +13,7 @@
 
 namespace reconsume::detail::embedded {
 
-class EmbeddedProducer final : public BackendProducer, public Closable {
+class EmbeddedProducer final : public client::BackendProducer, public Closable {
  public:
   EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state, std::uint64_t id,
                    std::uint64_t maxMessageSize, std::shared_ptr<OpenHandles> handles);

@@ -24,7 +24,7 @@
 #include "embedded/cursor.hpp"
 #include "embedded/delayed_delivery.hpp"
 #include "embedded/dispatcher.hpp"
-#include "reconsume/admin.hpp"
+#include "reconsume/subscription_cursor.hpp"
 
 namespace reconsume::detail::embedded {
 

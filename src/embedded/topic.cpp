@@ -92,7 +92,7 @@ Status Topic::publish(std::shared_ptr<MessageData> message, ProducerState& produ
 
 // ---- consumers ------------------------------------------------------------------------------
 
-Status Topic::subscribe(const SubscribeSpec& spec, std::unique_ptr<ConsumerState> consumer,
+Status Topic::subscribe(const client::SubscribeSpec& spec, std::unique_ptr<ConsumerState> consumer,
                         std::shared_ptr<Subscription>& subscription) {
   TopicLock lock(mutex_);
   auto found = subscriptions_.find(spec.subscription);

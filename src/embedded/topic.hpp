@@ -19,7 +19,7 @@
 #include "embedded/broker_config.hpp"
 #include "embedded/ledger.hpp"
 #include "embedded/subscription.hpp"
-#include "reconsume/admin.hpp"
+#include "reconsume/subscription_cursor.hpp"
 
 namespace reconsume::detail::embedded {
 
@@ -51,7 +51,7 @@ class Topic : public std::enable_shared_from_this<Topic> {
                  std::optional<std::chrono::milliseconds> deliverAfter, MessageId& id);
 
   // ---- consumers
-  Status subscribe(const SubscribeSpec& spec, std::unique_ptr<ConsumerState> consumer,
+  Status subscribe(const client::SubscribeSpec& spec, std::unique_ptr<ConsumerState> consumer,
                    std::shared_ptr<Subscription>& subscription);
   void unsubscribe(const std::shared_ptr<Subscription>& subscription, std::uint64_t consumerId);
   void flow(Subscription& subscription, std::uint64_t consumerId, std::uint32_t permits);

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 BatchAckTracker::BatchAckTracker(int batchSize)
     : acked_(static_cast<std::size_t>(std::max(batchSize, 0)), false),
@@ -45,4 +45,4 @@ std::vector<std::int64_t> BatchAckTracker::ackSet() const {
   return words;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

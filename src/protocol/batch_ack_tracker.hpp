@@ -19,7 +19,7 @@
 #include <span>
 #include <vector>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 class BatchAckTracker {
  public:
@@ -47,4 +47,4 @@ class BatchAckTracker {
   int remaining_{0};
 };
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

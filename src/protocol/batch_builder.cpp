@@ -7,7 +7,7 @@
 #include "protocol/compression.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 // Tracks whether every message so far had the same value (absent counts as a value).
@@ -98,4 +98,4 @@ EncodedMessage BatchBuilder::finish(const SendContext& context) {
   return encoded;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

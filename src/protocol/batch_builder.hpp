@@ -17,7 +17,7 @@
 #include "protocol/outgoing.hpp"
 #include "reconsume/message.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 class BatchBuilder {
  public:
@@ -53,4 +53,4 @@ class BatchBuilder {
   bool mixedKeys_{false}, mixedOrderingKeys_{false};
 };
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace reconsume::protocol::wire {
+namespace reconsume::detail::protocol::wire {
 
 inline std::uint32_t readU32(const char* p) {
   const auto* b = reinterpret_cast<const unsigned char*>(p);
@@ -41,4 +41,4 @@ inline void appendU16(std::string& out, std::uint16_t value) {
   out.append(bytes, 2);
 }
 
-}  // namespace reconsume::protocol::wire
+}  // namespace reconsume::detail::protocol::wire

@@ -1,7 +1,7 @@
 // Builders for the connection, lookup and producer commands (consumer_commands.cpp has the rest).
 #include "protocol/commands.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 ConnectRequest ConnectRequest::withToken(std::string token) {
   ConnectRequest request;
@@ -122,4 +122,4 @@ proto::BaseCommand closeProducer(std::uint64_t producerId, std::uint64_t request
   return command;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -16,10 +16,10 @@
 #include <string_view>
 
 #include "PulsarApi.pb.h"
-#include "reconsume/consumer.hpp"
+#include "reconsume/consumer_options.hpp"
 #include "reconsume/message.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 // Protocol v21: the newest at the time of writing. A broker answers with the lower of its own
 // version and this one, so it is safe against older brokers.
@@ -136,4 +136,4 @@ proto::BaseCommand unsubscribe(std::uint64_t consumerId, std::uint64_t requestId
                                bool force = false);
 proto::BaseCommand closeConsumer(std::uint64_t consumerId, std::uint64_t requestId);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

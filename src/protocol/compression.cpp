@@ -9,7 +9,7 @@
 
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using reconsume::detail::Status;
@@ -204,4 +204,4 @@ proto::CompressionType toProto(Compression compression) {
   return proto::NONE;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -15,9 +15,9 @@
 
 #include "PulsarApi.pb.h"
 #include "common/status.hpp"
-#include "reconsume/producer.hpp"
+#include "reconsume/producer_options.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 // Decompressed payloads larger than this are refused unless the caller passes a larger limit.
 // Pulsar limits the compressed size (5 MiB by default); a batch may decompress to much more.
@@ -36,4 +36,4 @@ std::string compress(proto::CompressionType type, std::string_view input);
 
 proto::CompressionType toProto(Compression compression);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -6,7 +6,7 @@
 #include "protocol/commands.hpp"
 #include "protocol/message_id.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 proto::CommandSubscribe::SubType toSubType(SubscriptionType type) {
@@ -200,4 +200,4 @@ proto::BaseCommand closeConsumer(std::uint64_t consumerId, std::uint64_t request
   return command;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

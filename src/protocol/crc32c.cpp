@@ -2,7 +2,7 @@
 
 #include <array>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 // The reflected form of the Castagnoli polynomial 0x1EDC6F41.
@@ -89,4 +89,4 @@ std::uint32_t crc32c(std::uint32_t seed, const void* data, std::size_t size) noe
   return implementation(seed, data, size);
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

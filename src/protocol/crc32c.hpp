@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 std::uint32_t crc32c(std::uint32_t seed, const void* data, std::size_t size) noexcept;
 
@@ -28,4 +28,4 @@ bool hasHardwareCrc32c() noexcept;
 // SSE4.2 it stops the process with an illegal instruction.
 std::uint32_t crc32cHardware(std::uint32_t seed, const void* data, std::size_t size) noexcept;
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 // The crc32 instruction has a latency of 3 cycles but can start one every cycle, so one
@@ -80,6 +80,6 @@ std::uint32_t crc32cSse42(std::uint32_t seed, const void* data, std::size_t size
   return ~crc;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol
 
 #endif

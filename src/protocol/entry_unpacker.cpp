@@ -2,7 +2,7 @@
 
 #include "protocol/byte_order.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using reconsume::detail::MessageData;
@@ -191,4 +191,4 @@ Status unpackEntry(const Frame& frame, const EntryContext& context, UnpackedEntr
   return unpackEntry(frame.command.message(), *frame.metadata, frame.payload, context, out);
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -27,7 +27,7 @@
 #include "protocol/compression.hpp"
 #include "protocol/frame.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 struct EntryContext {
   std::string topic;           // the consumer's topic, with -partition-N for a partition
@@ -61,4 +61,4 @@ reconsume::detail::Status unpackEntry(const proto::CommandMessage& command,
 reconsume::detail::Status unpackEntry(const Frame& frame, const EntryContext& context,
                                       UnpackedEntry& out);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -23,7 +23,7 @@
 #include "PulsarApi.pb.h"
 #include "common/status.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 inline constexpr std::uint16_t kChecksumMagic = 0x0e01;
 inline constexpr std::uint16_t kBrokerEntryMetadataMagic = 0x0e02;
@@ -104,4 +104,4 @@ class DecodeResult {
   std::variant<std::monostate, Frame, DecodeError> value_;
 };
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -8,7 +8,7 @@
 #include "protocol/byte_order.hpp"
 #include "protocol/crc32c.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using Type = proto::BaseCommand;
@@ -387,4 +387,4 @@ reconsume::detail::Status DecodeError::toStatus() const {
   return {errc::protocol_error, message};
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -39,7 +39,7 @@
 
 #include "protocol/frame.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 struct FrameDecoderOptions {
   std::uint32_t maxFrameSize{kDefaultMaxFrameSize};  // largest totalSize accepted
@@ -89,4 +89,4 @@ class FrameDecoder {
   std::optional<DecodeError> failure_;
 };
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -8,7 +8,7 @@
 #include "protocol/frame.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 // Checks and sizes a message before it is written. ByteSizeLong also caches the sizes, which
@@ -104,4 +104,4 @@ std::string encodePayloadFrame(const proto::BaseCommand& command,
   return out;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

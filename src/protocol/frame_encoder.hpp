@@ -15,7 +15,7 @@
 
 #include "PulsarApi.pb.h"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 // [totalSize][commandSize][command]
 std::string encodeFrame(const proto::BaseCommand& command);
@@ -34,4 +34,4 @@ void appendPayloadFrame(std::string& out, const proto::BaseCommand& command,
                         const proto::BrokerEntryMetadata& brokerEntryMetadata,
                         const proto::MessageMetadata& metadata, std::string_view payload);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

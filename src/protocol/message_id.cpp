@@ -1,6 +1,6 @@
 #include "protocol/message_id.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 proto::MessageIdData entryIdData(const MessageId& id) {
   proto::MessageIdData data;
@@ -27,4 +27,4 @@ MessageId toMessageId(const proto::MessageIdData& data, std::int32_t partition) 
                    data.has_batch_size() ? data.batch_size() : 0);
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -8,7 +8,7 @@
 #include "PulsarApi.pb.h"
 #include "reconsume/message.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 // Every field that is set: ledger, entry, partition, and batch index and size for a message of a
 // batch. Negative ledger and entry ids (MessageId::earliest()) go out as Pulsar's Java client
@@ -23,4 +23,4 @@ proto::MessageIdData entryIdData(const MessageId& id);
 MessageId toMessageId(const proto::MessageIdData& data);
 MessageId toMessageId(const proto::MessageIdData& data, std::int32_t partition);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

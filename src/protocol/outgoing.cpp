@@ -5,7 +5,7 @@
 #include "protocol/compression.hpp"
 #include "protocol/frame_encoder.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& context) {
   using std::chrono::duration_cast;
@@ -83,4 +83,4 @@ std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message) 
   return out;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

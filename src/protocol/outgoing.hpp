@@ -14,7 +14,7 @@
 #include "common/status.hpp"
 #include "reconsume/message.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 struct SendContext {
   std::string producerName;  // as PRODUCER_SUCCESS reported it
@@ -53,4 +53,4 @@ proto::BaseCommand send(std::uint64_t producerId, const proto::MessageMetadata& 
 std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message);
 void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage& message);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -2,7 +2,7 @@
 
 #include <string>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 errc toErrc(proto::ServerError error) noexcept {
   switch (error) {
@@ -51,4 +51,4 @@ reconsume::detail::Status serverError(proto::ServerError error, std::string_view
   return {toErrc(error), std::move(text)};
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -24,11 +24,11 @@
 #include "common/status.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 
 errc toErrc(proto::ServerError error) noexcept;
 
 // e.g. {not_found, "broker error TopicNotFound: Topic persistent://public/default/x not found"}
 reconsume::detail::Status serverError(proto::ServerError error, std::string_view brokerMessage);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -25,12 +25,12 @@ struct Connection::Session {
 
   std::uint64_t id = 0;
   ByteStream stream;
-  protocol::FrameDecoder decoder;
+  detail::protocol::FrameDecoder decoder;
   std::string outbox;  // frames waiting for the writer
   boost::asio::steady_timer writeWake;
   boost::asio::steady_timer healthTimer;
   HealthCheck health;
-  int protocolVersion = protocol::kProtocolVersion;
+  int protocolVersion = detail::protocol::kProtocolVersion;
   bool up = false;
   bool ended = false;
   bool writing = false;

@@ -34,13 +34,13 @@ Handshake::Handshake(Credentials credentials, std::string proxyToBrokerUrl)
     : credentials_(std::move(credentials)), proxyToBrokerUrl_(std::move(proxyToBrokerUrl)) {}
 
 Status Handshake::start(std::string& out) {
-  protocol::ConnectRequest request;
+  detail::protocol::ConnectRequest request;
   if (credentials_.enabled()) {
     request.authMethodName = credentials_.method;
     if (auto status = readCredentials(credentials_, request.authData); !status.ok()) return status;
   }
   request.proxyToBrokerUrl = proxyToBrokerUrl_;
-  protocol::appendFrame(out, protocol::connect(request));
+  detail::protocol::appendFrame(out, detail::protocol::connect(request));
   return {};
 }
 
@@ -48,14 +48,14 @@ Status Handshake::answerChallenge(const Credentials& credentials, int protocolVe
                                   std::string& out) {
   std::string data;
   if (auto status = readCredentials(credentials, data); !status.ok()) return status;
-  protocol::appendFrame(
-      out,
-      protocol::authResponse(credentials.method, data,
-                             protocolVersion > 0 ? protocolVersion : protocol::kProtocolVersion));
+  detail::protocol::appendFrame(
+      out, detail::protocol::authResponse(
+               credentials.method, data,
+               protocolVersion > 0 ? protocolVersion : detail::protocol::kProtocolVersion));
   return {};
 }
 
-Handshake::Step Handshake::onFrame(const protocol::Frame& frame) {
+Handshake::Step Handshake::onFrame(const detail::protocol::Frame& frame) {
   Step step;
   const auto& command = frame.command;
   switch (command.type()) {
@@ -75,10 +75,11 @@ Handshake::Step Handshake::onFrame(const protocol::Frame& frame) {
           answerChallenge(credentials_, command.authchallenge().protocol_version(), step.write);
       return step;
     case proto::BaseCommand::ERROR:
-      step.status = protocol::serverError(command.error().error(), command.error().message());
+      step.status =
+          detail::protocol::serverError(command.error().error(), command.error().message());
       return step;
     case proto::BaseCommand::PING:
-      protocol::appendFrame(step.write, protocol::pong());
+      detail::protocol::appendFrame(step.write, detail::protocol::pong());
       return step;
     default:
       step.status = Status(

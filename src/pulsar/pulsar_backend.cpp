@@ -1,7 +1,8 @@
 // pulsar:// and pulsar+ssl://: the Backend seam over Pulsar's binary protocol. Wires the pieces
 // together — connection options from ClientOptions (TLS context, token, timeouts), the connection
 // pool, the lookup — and hands producers and consumers their share of it.
-#include "client/backend_factory.hpp"
+#include "pulsar/pulsar_backend.hpp"
+
 #include "common/tls_context.hpp"
 #include "pulsar/network.hpp"
 #include "pulsar/open_handles.hpp"
@@ -9,24 +10,23 @@
 #include "pulsar/pulsar_producer.hpp"
 #include "pulsar/retry_until.hpp"
 
-namespace reconsume::detail {
-namespace pulsar {
+namespace reconsume::detail::pulsar {
 namespace {
 
-class PulsarBackend final : public Backend {
+class PulsarBackend final : public client::Backend {
  public:
   PulsarBackend(std::shared_ptr<Network> network, std::string url)
       : network_(std::move(network)), url_(std::move(url)) {}
   ~PulsarBackend() override { shutdown(); }
 
   void createProducer(const ProducerOptions& options,
-                      Callback<std::shared_ptr<BackendProducer>> done) override {
+                      Callback<std::shared_ptr<client::BackendProducer>> done) override {
     if (network_->closed) return done(closedStatus(), nullptr);
     PulsarProducer::create(network_, handles_, options, std::move(done));
   }
 
-  void subscribe(const SubscribeSpec& spec, std::shared_ptr<MessageSink> sink,
-                 Callback<std::shared_ptr<BackendConsumer>> done) override {
+  void subscribe(const client::SubscribeSpec& spec, std::shared_ptr<client::MessageSink> sink,
+                 Callback<std::shared_ptr<client::BackendConsumer>> done) override {
     if (network_->closed) return done(closedStatus(), nullptr);
     PulsarConsumer::subscribe(network_, handles_, spec, std::move(sink), std::move(done));
   }
@@ -71,12 +71,10 @@ Credentials credentialsFrom(const ClientOptions& options) {
 }
 
 }  // namespace
-}  // namespace pulsar
 
-std::shared_ptr<Backend> connectPulsar(const ServiceUrl& url, const ClientOptions& options,
-                                       boost::asio::io_context& io, std::shared_ptr<Clock>,
-                                       Log log) {
-  using namespace pulsar;
+std::shared_ptr<client::Backend> connectPulsar(const ServiceUrl& url, const ClientOptions& options,
+                                               boost::asio::io_context& io, Log log,
+                                               std::shared_ptr<SteadyClock> clock) {
   bool tls = url.kind == ServiceUrl::Kind::pulsarTls;
   auto connectionOptions = std::make_shared<ConnectionOptions>();
   if (tls) connectionOptions->tls = makeTlsClientContext(options.tls);
@@ -102,4 +100,4 @@ std::shared_ptr<Backend> connectPulsar(const ServiceUrl& url, const ClientOption
   return std::make_shared<PulsarBackend>(std::move(network), url.text);
 }
 
-}  // namespace reconsume::detail
+}  // namespace reconsume::detail::pulsar

@@ -20,8 +20,8 @@ constexpr int kCorruptDeliveriesBeforeDiscard = 3;
 
 }  // namespace
 
-PulsarConsumer::PulsarConsumer(std::shared_ptr<Network> network, SubscribeSpec spec,
-                               std::shared_ptr<MessageSink> sink)
+PulsarConsumer::PulsarConsumer(std::shared_ptr<Network> network, client::SubscribeSpec spec,
+                               std::shared_ptr<client::MessageSink> sink)
     : network_(std::move(network)),
       spec_(std::move(spec)),
       sink_(std::move(sink)),
@@ -33,9 +33,10 @@ PulsarConsumer::PulsarConsumer(std::shared_ptr<Network> network, SubscribeSpec s
       deferredTimer_(strand_) {}
 
 void PulsarConsumer::subscribe(std::shared_ptr<Network> network,
-                               std::shared_ptr<OpenHandles> handles, const SubscribeSpec& spec,
-                               std::shared_ptr<MessageSink> sink,
-                               Callback<std::shared_ptr<BackendConsumer>> done) {
+                               std::shared_ptr<OpenHandles> handles,
+                               const client::SubscribeSpec& spec,
+                               std::shared_ptr<client::MessageSink> sink,
+                               Callback<std::shared_ptr<client::BackendConsumer>> done) {
   if (spec.subscription.empty()) {
     return done(Status(errc::invalid_argument,
                        "the subscription name for topic " + spec.topic + " is empty"),
@@ -62,7 +63,7 @@ PulsarConsumer::~PulsarConsumer() {
   if (connection_ && state_ != State::closed) {
     connection_->detach(Connection::Kind::consumer, consumerId_);
     auto id = connection_->newRequestId();
-    connection_->request(id, protocol::closeConsumer(consumerId_, id), "CLOSE_CONSUMER",
+    connection_->request(id, detail::protocol::closeConsumer(consumerId_, id), "CLOSE_CONSUMER",
                          [](Response) {});
   }
 }
@@ -93,7 +94,7 @@ void PulsarConsumer::onLookup(std::uint64_t attempt, const Status& status,
   auto consumerId = ++network_->lastConsumerId;
   connection->attach(Connection::Kind::consumer, consumerId, weak_from_this());
 
-  protocol::SubscribeRequest request;
+  detail::protocol::SubscribeRequest request;
   request.topic = spec_.topic;
   request.subscription = spec_.subscription;
   request.type = spec_.type;
@@ -116,7 +117,7 @@ void PulsarConsumer::onLookup(std::uint64_t attempt, const Status& status,
     }
   }
   connection->request(
-      request.requestId, protocol::subscribe(request),
+      request.requestId, detail::protocol::subscribe(request),
       "SUBSCRIBE " + spec_.topic + " (subscription '" + spec_.subscription + "')",
       [self = shared_from_this(), attempt, connection, consumerId](Response response) {
         asio::post(self->strand_,
@@ -135,7 +136,7 @@ void PulsarConsumer::onSubscribed(std::uint64_t attempt,
     connection->detach(Connection::Kind::consumer, consumerId);
     if (response.status.ok()) {
       auto id = connection->newRequestId();
-      connection->request(id, protocol::closeConsumer(consumerId, id), "CLOSE_CONSUMER",
+      connection->request(id, detail::protocol::closeConsumer(consumerId, id), "CLOSE_CONSUMER",
                           [](Response) {});
     }
     return;
@@ -219,13 +220,13 @@ void PulsarConsumer::onSessionLost(std::uint64_t session, const Status& why) {
 
 // ----- frames -----------------------------------------------------------------------------------
 
-void PulsarConsumer::onFrame(protocol::Frame frame) {
+void PulsarConsumer::onFrame(detail::protocol::Frame frame) {
   asio::post(strand_, [self = shared_from_this(), frame = std::move(frame)]() mutable {
     self->handleFrame(frame);
   });
 }
 
-void PulsarConsumer::handleFrame(protocol::Frame& frame) {
+void PulsarConsumer::handleFrame(detail::protocol::Frame& frame) {
   if (state_ != State::ready) return;
   switch (frame.command.type()) {
     case proto::BaseCommand::MESSAGE:
@@ -255,7 +256,7 @@ void PulsarConsumer::handleFrame(protocol::Frame& frame) {
   }
 }
 
-void PulsarConsumer::handleMessage(protocol::Frame& frame) {
+void PulsarConsumer::handleMessage(detail::protocol::Frame& frame) {
   const auto& command = frame.command.message();
   const auto inEntry =
       static_cast<std::uint32_t>(frame.metadata && frame.metadata->has_num_messages_in_batch()
@@ -266,9 +267,9 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
     permits_.received(inEntry);
     return returnPermits(inEntry);
   }
-  protocol::UnpackedEntry entry;
-  protocol::EntryContext context{spec_.topic, partition_};
-  auto status = protocol::unpackEntry(frame, context, entry);
+  detail::protocol::UnpackedEntry entry;
+  detail::protocol::EntryContext context{spec_.topic, partition_};
+  auto status = detail::protocol::unpackEntry(frame, context, entry);
   const std::pair key{static_cast<std::int64_t>(command.message_id().ledgerid()),
                       static_cast<std::int64_t>(command.message_id().entryid())};
   if (!status.ok()) {
@@ -287,7 +288,7 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
                         std::to_string(kCorruptDeliveriesBeforeDiscard) +
                         " times); discarded as corrupt");
     corruptDeliveries_.erase(key);
-    connection_->send(session_, protocol::encodeFrame(protocol::discardCorrupt(
+    connection_->send(session_, detail::protocol::encodeFrame(detail::protocol::discardCorrupt(
                                     consumerId_, MessageId(key.first, key.second, partition_),
                                     proto::CommandAck::BatchDeSerializeError)));
     return returnPermits(inEntry);
@@ -295,7 +296,7 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
   permits_.received(static_cast<std::uint32_t>(entry.messages.size()) +
                     static_cast<std::uint32_t>(entry.skipped));
   std::uint32_t dropped = static_cast<std::uint32_t>(entry.skipped);
-  std::shared_ptr<protocol::BatchAckTracker> tracker;
+  std::shared_ptr<detail::protocol::BatchAckTracker> tracker;
   if (entry.tracker) tracker = batches_.trackerFor(key, entry.tracker);
   for (auto& received : entry.messages) {
     const auto& id = received.data.id;
@@ -316,7 +317,8 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
 
 void PulsarConsumer::sendFlow(std::uint32_t permits) {
   if (permits == 0 || state_ != State::ready || !connection_) return;
-  connection_->send(session_, protocol::encodeFrame(protocol::flow(consumerId_, permits)));
+  connection_->send(session_,
+                    detail::protocol::encodeFrame(detail::protocol::flow(consumerId_, permits)));
 }
 
 void PulsarConsumer::returnPermits(std::uint32_t permits) {
@@ -345,7 +347,7 @@ void PulsarConsumer::close(Callback<> done) {
     if (!connected) return self->finishClose();
     auto connection = self->connection_;
     auto requestId = connection->newRequestId();
-    connection->request(requestId, protocol::closeConsumer(self->consumerId_, requestId),
+    connection->request(requestId, detail::protocol::closeConsumer(self->consumerId_, requestId),
                         "CLOSE_CONSUMER " + self->spec_.topic, [self](Response) {
                           asio::post(self->strand_, [self] { self->finishClose(); });
                         });

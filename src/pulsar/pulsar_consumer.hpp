@@ -42,14 +42,15 @@
 
 namespace reconsume::detail::pulsar {
 
-class PulsarConsumer final : public BackendConsumer,
+class PulsarConsumer final : public client::BackendConsumer,
                              public Connection::Listener,
                              public Handle,
                              public std::enable_shared_from_this<PulsarConsumer> {
  public:
   static void subscribe(std::shared_ptr<Network> network, std::shared_ptr<OpenHandles> handles,
-                        const SubscribeSpec& spec, std::shared_ptr<MessageSink> sink,
-                        Callback<std::shared_ptr<BackendConsumer>> done);
+                        const client::SubscribeSpec& spec,
+                        std::shared_ptr<client::MessageSink> sink,
+                        Callback<std::shared_ptr<client::BackendConsumer>> done);
   ~PulsarConsumer() override;
 
   const std::string& topic() const override { return spec_.topic; }
@@ -61,7 +62,7 @@ class PulsarConsumer final : public BackendConsumer,
   void lastMessageId(Callback<MessageId> done) override;
   void close(Callback<> done) override;
 
-  void onFrame(protocol::Frame frame) override;
+  void onFrame(detail::protocol::Frame frame) override;
   void onSessionLost(std::uint64_t session, const Status& why) override;
   void shutdown(const Status& why) override;
 
@@ -74,8 +75,8 @@ class PulsarConsumer final : public BackendConsumer,
     std::function<void(const Status&)> run;
   };
 
-  PulsarConsumer(std::shared_ptr<Network> network, SubscribeSpec spec,
-                 std::shared_ptr<MessageSink> sink);
+  PulsarConsumer(std::shared_ptr<Network> network, client::SubscribeSpec spec,
+                 std::shared_ptr<client::MessageSink> sink);
 
   void connect();
   void onLookup(std::uint64_t attempt, const Status& status, const BrokerAddress& address);
@@ -83,8 +84,8 @@ class PulsarConsumer final : public BackendConsumer,
                     std::uint64_t consumerId, Response response);
   void attemptFailed(const Status& status);
   void resubscribeLater(const Status& why, bool resetQueue, bool now = false);
-  void handleFrame(protocol::Frame& frame);
-  void handleMessage(protocol::Frame& frame);
+  void handleFrame(detail::protocol::Frame& frame);
+  void handleMessage(detail::protocol::Frame& frame);
   void sendFlow(std::uint32_t permits);
   void returnPermits(std::uint32_t permits);
   void whenReady(std::function<void(const Status&)> run);
@@ -96,8 +97,8 @@ class PulsarConsumer final : public BackendConsumer,
   std::string describe() const;
 
   const std::shared_ptr<Network> network_;
-  const SubscribeSpec spec_;
-  const std::shared_ptr<MessageSink> sink_;
+  const client::SubscribeSpec spec_;
+  const std::shared_ptr<client::MessageSink> sink_;
   const std::int32_t partition_;
   boost::asio::strand<boost::asio::any_io_executor> strand_;
 
@@ -116,7 +117,7 @@ class PulsarConsumer final : public BackendConsumer,
   std::map<std::pair<std::int64_t, std::int64_t>, int> corruptDeliveries_;
   std::deque<Deferred> deferred_;
   std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
-  Callback<std::shared_ptr<BackendConsumer>> created_;
+  Callback<std::shared_ptr<client::BackendConsumer>> created_;
   std::vector<Callback<>> closeWaiters_;
   AttachAttempts attempts_;
   boost::asio::steady_timer deferredTimer_;

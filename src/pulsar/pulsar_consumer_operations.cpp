@@ -62,9 +62,10 @@ void PulsarConsumer::armDeferredTimer() {
 
 void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
   asio::post(
-      strand_, [self = shared_from_this(), id = message.id,
-                tracker = std::static_pointer_cast<protocol::BatchAckTracker>(message.backendState),
-                done = std::move(done)]() mutable {
+      strand_,
+      [self = shared_from_this(), id = message.id,
+       tracker = std::static_pointer_cast<detail::protocol::BatchAckTracker>(message.backendState),
+       done = std::move(done)]() mutable {
         if (tracker && id.batchIndex() >= 0) {
           switch (self->batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
             case BatchAcks::Outcome::already:
@@ -112,7 +113,7 @@ void PulsarConsumer::flushAcks() {
   std::string what = ids.size() == 1 ? "ACK " + ids[0].toString()
                                      : "ACK of " + std::to_string(ids.size()) + " messages from " +
                                            ids[0].toString();
-  connection_->request(requestId, protocol::ack(consumerId_, ids, requestId),
+  connection_->request(requestId, detail::protocol::ack(consumerId_, ids, requestId),
                        what + " on " + spec_.topic,
                        [callbacks = std::move(callbacks)](Response response) {
                          for (const auto& done : callbacks) done(response.status);
@@ -126,8 +127,9 @@ void PulsarConsumer::redeliver(const std::vector<MessageId>& ids) {
   }
   asio::post(strand_, [self = shared_from_this(), ids] {
     if (self->state_ != State::ready || ids.empty()) return;  // a new subscription redelivers
-    self->connection_->send(self->session_,
-                            protocol::encodeFrame(protocol::redeliver(self->consumerId_, ids)));
+    self->connection_->send(
+        self->session_,
+        detail::protocol::encodeFrame(detail::protocol::redeliver(self->consumerId_, ids)));
   });
 }
 
@@ -141,7 +143,8 @@ void PulsarConsumer::redeliverAll() {
     std::optional<std::uint64_t> epoch;
     if (epochs) epoch = ++self->epoch_;
     self->connection_->send(
-        self->session_, protocol::encodeFrame(protocol::redeliver(self->consumerId_, {}, epoch)));
+        self->session_,
+        detail::protocol::encodeFrame(detail::protocol::redeliver(self->consumerId_, {}, epoch)));
     self->sink_->onReset(self->spec_.topic);
     self->sendFlow(self->permits_.reset());
   });
@@ -157,7 +160,7 @@ void PulsarConsumer::seek(const MessageId& id, Callback<> done) {
       auto consumerId = self->consumerId_;
       auto requestId = connection->newRequestId();
       connection->request(
-          requestId, protocol::seek(consumerId, requestId, id),
+          requestId, detail::protocol::seek(consumerId, requestId, id),
           "SEEK " + id.toString() + " on " + self->spec_.topic,
           [self, id, connection, consumerId, done = std::move(done)](Response response) mutable {
             asio::post(self->strand_, [self, id, connection, consumerId, done = std::move(done),
@@ -178,7 +181,7 @@ void PulsarConsumer::seek(const MessageId& id, Callback<> done) {
               // closed this one yet, close it ourselves: the next subscription starts there.
               if (!self->closedDuringSeek_) {
                 auto closeId = connection->newRequestId();
-                connection->request(closeId, protocol::closeConsumer(consumerId, closeId),
+                connection->request(closeId, detail::protocol::closeConsumer(consumerId, closeId),
                                     "CLOSE_CONSUMER", [](Response) {});
               }
               // What the sink holds is from before the seek (it may have been delivered
@@ -199,7 +202,7 @@ void PulsarConsumer::lastMessageId(Callback<MessageId> done) {
       if (!status.ok()) return done(status, MessageId());
       auto requestId = self->connection_->newRequestId();
       self->connection_->request(
-          requestId, protocol::getLastMessageId(self->consumerId_, requestId),
+          requestId, detail::protocol::getLastMessageId(self->consumerId_, requestId),
           "GET_LAST_MESSAGE_ID " + self->spec_.topic,
           [partition = self->partition_, done = std::move(done)](Response response) {
             if (!response.status.ok()) return done(response.status, MessageId());
@@ -208,7 +211,7 @@ void PulsarConsumer::lastMessageId(Callback<MessageId> done) {
             if (static_cast<std::int64_t>(last.entryid()) < 0) {
               return done({}, MessageId::earliest());
             }
-            done({}, protocol::toMessageId(last, partition));
+            done({}, detail::protocol::toMessageId(last, partition));
           });
     });
   });

@@ -35,7 +35,7 @@ PulsarProducer::PulsarProducer(std::shared_ptr<Network> network, ProducerOptions
 
 void PulsarProducer::create(std::shared_ptr<Network> network, std::shared_ptr<OpenHandles> handles,
                             const ProducerOptions& options,
-                            Callback<std::shared_ptr<BackendProducer>> done) {
+                            Callback<std::shared_ptr<client::BackendProducer>> done) {
   std::shared_ptr<PulsarProducer> producer(new PulsarProducer(std::move(network), options));
   if (!handles->add(producer)) {
     producer->closed_ = true;
@@ -57,7 +57,7 @@ PulsarProducer::~PulsarProducer() {
   if (connection_ && state_ != State::closed) {
     connection_->detach(Connection::Kind::producer, producerId_);
     auto id = connection_->newRequestId();
-    connection_->request(id, protocol::closeProducer(producerId_, id), "CLOSE_PRODUCER",
+    connection_->request(id, detail::protocol::closeProducer(producerId_, id), "CLOSE_PRODUCER",
                          [](Response) {});
   }
 }
@@ -86,7 +86,7 @@ void PulsarProducer::onLookup(std::uint64_t attempt, const Status& status,
   if (!status.ok()) return attemptFailed(status);
   auto connection = network_->pool->get(address);
   connection->attach(Connection::Kind::producer, producerId_, weak_from_this());
-  protocol::ProducerRequest request;
+  detail::protocol::ProducerRequest request;
   request.topic = options_.topic;
   request.producerId = producerId_;
   request.requestId = connection->newRequestId();
@@ -96,13 +96,13 @@ void PulsarProducer::onLookup(std::uint64_t attempt, const Status& status,
   request.topicEpoch = topicEpoch_;
   request.initialSubscriptionName = options_.initialSubscription.value_or("");
   request.metadata = options_.metadata;
-  connection->request(request.requestId, protocol::producer(request), "PRODUCER " + options_.topic,
-                      [self = shared_from_this(), attempt, connection](Response response) {
-                        asio::post(self->strand_,
-                                   [self, attempt, connection, response = std::move(response)] {
-                                     self->onCreated(attempt, connection, std::move(response));
-                                   });
-                      });
+  connection->request(
+      request.requestId, detail::protocol::producer(request), "PRODUCER " + options_.topic,
+      [self = shared_from_this(), attempt, connection](Response response) {
+        asio::post(self->strand_, [self, attempt, connection, response = std::move(response)] {
+          self->onCreated(attempt, connection, std::move(response));
+        });
+      });
 }
 
 void PulsarProducer::onCreated(std::uint64_t attempt, const std::shared_ptr<Connection>& connection,
@@ -113,7 +113,7 @@ void PulsarProducer::onCreated(std::uint64_t attempt, const std::shared_ptr<Conn
     if (response.status.ok()) {
       // Created for an attempt given up meanwhile: remove it from the broker again.
       auto id = connection->newRequestId();
-      connection->request(id, protocol::closeProducer(producerId_, id), "CLOSE_PRODUCER",
+      connection->request(id, detail::protocol::closeProducer(producerId_, id), "CLOSE_PRODUCER",
                           [](Response) {});
     }
     return;
@@ -203,12 +203,12 @@ void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> do
     return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
   }
   // Compression is the expensive part: done here, on the caller's thread.
-  protocol::EncodedMessage encoded;
+  detail::protocol::EncodedMessage encoded;
   try {
-    protocol::SendContext context;
+    detail::protocol::SendContext context;
     context.publishTimeMs = epochMillis();  // the broker's clock is the system's
-    context.compression = protocol::toProto(options_.compression);
-    encoded = protocol::encodeMessage(message, context);
+    context.compression = detail::protocol::toProto(options_.compression);
+    encoded = detail::protocol::encodeMessage(message, context);
   } catch (...) {
     return done(Status::fromException(std::current_exception()), MessageId());
   }
@@ -218,21 +218,21 @@ void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> do
   });
 }
 
-void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageId> done) {
+void PulsarProducer::enqueue(detail::protocol::EncodedMessage message, Callback<MessageId> done) {
   if (!ended_.ok()) return done(ended_, MessageId());
   if (state_ == State::closing || state_ == State::closed) {
     return done(Status(errc::closed, describe() + " is closed"), MessageId());
   }
   message.metadata.set_producer_name(name_);
   if (connection_) maxMessageSize_ = connection_->maxMessageSize();
-  if (auto status = protocol::checkMessageSize(message, maxMessageSize_); !status.ok()) {
+  if (auto status = detail::protocol::checkMessageSize(message, maxMessageSize_); !status.ok()) {
     return done(Status(status.code, status.message + " (" + describe() + ")"), MessageId());
   }
   auto deadline = options_.sendTimeout.count() > 0 ? Clock::now() + options_.sendTimeout
                                                    : Clock::time_point::max();
-  auto encode = [this](protocol::EncodedMessage& m, std::uint64_t sequenceId) {
+  auto encode = [this](detail::protocol::EncodedMessage& m, std::uint64_t sequenceId) {
     m.metadata.set_sequence_id(sequenceId);
-    return protocol::encodeSend(producerId_, m);
+    return detail::protocol::encodeSend(producerId_, m);
   };
   switch (queue_.admit(std::move(message), done, deadline, encode)) {
     case SendQueue::Admitted::pending:
@@ -260,12 +260,12 @@ void PulsarProducer::writeNew(std::size_t count) {
   connection_->send(session_, std::move(frames));
 }
 
-void PulsarProducer::onFrame(protocol::Frame frame) {
+void PulsarProducer::onFrame(detail::protocol::Frame frame) {
   asio::post(strand_,
              [self = shared_from_this(), frame = std::move(frame)] { self->handleFrame(frame); });
 }
 
-void PulsarProducer::handleFrame(const protocol::Frame& frame) {
+void PulsarProducer::handleFrame(const detail::protocol::Frame& frame) {
   if (state_ != State::ready && state_ != State::closing) return;
   const auto& command = frame.command;
   switch (command.type()) {
@@ -282,10 +282,11 @@ void PulsarProducer::handleFrame(const protocol::Frame& frame) {
                                  " is the oldest unconfirmed message of " + describe()));
         return;
       }
-      if (confirmed) confirmed->done({}, protocol::toMessageId(receipt.message_id(), partition_));
-      writeNew(queue_.refill([this](protocol::EncodedMessage& m, std::uint64_t sequenceId) {
+      if (confirmed)
+        confirmed->done({}, detail::protocol::toMessageId(receipt.message_id(), partition_));
+      writeNew(queue_.refill([this](detail::protocol::EncodedMessage& m, std::uint64_t sequenceId) {
         m.metadata.set_sequence_id(sequenceId);
-        return protocol::encodeSend(producerId_, m);
+        return detail::protocol::encodeSend(producerId_, m);
       }));
       armSendTimer();
       drainedMaybeClose();
@@ -293,7 +294,7 @@ void PulsarProducer::handleFrame(const protocol::Frame& frame) {
     }
     case proto::BaseCommand::SEND_ERROR: {
       const auto& error = command.send_error();
-      auto status = protocol::serverError(error.error(), error.message());
+      auto status = detail::protocol::serverError(error.error(), error.message());
       if (error.error() == proto::TopicTerminatedError) {
         ended_ = Status(status.code, status.message + " (" + describe() + ")");
         failEverything(ended_);
@@ -337,10 +338,11 @@ void PulsarProducer::armSendTimer() {
                                       std::to_string(self->options_.sendTimeout.count()) +
                                       " ms (sendTimeout) from " + self->describe());
     for (auto& done : expired) done(timeout, MessageId());
-    self->writeNew(self->queue_.refill([&](protocol::EncodedMessage& m, std::uint64_t sequenceId) {
-      m.metadata.set_sequence_id(sequenceId);
-      return protocol::encodeSend(self->producerId_, m);
-    }));
+    self->writeNew(
+        self->queue_.refill([&](detail::protocol::EncodedMessage& m, std::uint64_t sequenceId) {
+          m.metadata.set_sequence_id(sequenceId);
+          return detail::protocol::encodeSend(self->producerId_, m);
+        }));
     self->armSendTimer();
     self->drainedMaybeClose();
   });
@@ -378,7 +380,7 @@ void PulsarProducer::drainedMaybeClose() {
   auto connection = connection_;
   connection->detach(Connection::Kind::producer, producerId_);
   auto id = connection->newRequestId();
-  connection->request(id, protocol::closeProducer(producerId_, id), "CLOSE_PRODUCER",
+  connection->request(id, detail::protocol::closeProducer(producerId_, id), "CLOSE_PRODUCER",
                       [self = shared_from_this()](Response) {
                         asio::post(self->strand_, [self] { self->finishClose({}); });
                       });

@@ -31,7 +31,7 @@
 
 namespace reconsume::detail::pulsar {
 
-class PulsarProducer final : public BackendProducer,
+class PulsarProducer final : public client::BackendProducer,
                              public Connection::Listener,
                              public Handle,
                              public std::enable_shared_from_this<PulsarProducer> {
@@ -40,14 +40,14 @@ class PulsarProducer final : public BackendProducer,
   // does not fix at once, others once operationTimeout has passed.
   static void create(std::shared_ptr<Network> network, std::shared_ptr<OpenHandles> handles,
                      const ProducerOptions& options,
-                     Callback<std::shared_ptr<BackendProducer>> done);
+                     Callback<std::shared_ptr<client::BackendProducer>> done);
   ~PulsarProducer() override;
 
   const std::string& topic() const override { return options_.topic; }
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
   void close(Callback<> done) override;
 
-  void onFrame(protocol::Frame frame) override;
+  void onFrame(detail::protocol::Frame frame) override;
   void onSessionLost(std::uint64_t session, const Status& why) override;
   void shutdown(const Status& why) override;
 
@@ -63,8 +63,8 @@ class PulsarProducer final : public BackendProducer,
                  Response response);
   void attemptFailed(const Status& status);
   void reconnectLater(const Status& why);
-  void enqueue(protocol::EncodedMessage message, Callback<MessageId> done);
-  void handleFrame(const protocol::Frame& frame);
+  void enqueue(detail::protocol::EncodedMessage message, Callback<MessageId> done);
+  void handleFrame(const detail::protocol::Frame& frame);
   void writeNew(std::size_t count);
   void armSendTimer();
   void drainedMaybeClose();
@@ -87,10 +87,10 @@ class PulsarProducer final : public BackendProducer,
   std::shared_ptr<Connection> connection_;
   std::uint64_t session_ = 0;
   // The broker's limit, from the connection; remembered while reconnecting.
-  std::uint32_t maxMessageSize_ = protocol::kDefaultMaxMessageSize;
+  std::uint32_t maxMessageSize_ = detail::protocol::kDefaultMaxMessageSize;
   SendQueue queue_;
   Status ended_;  // set: every send fails with it (topic terminated, topic deleted)
-  Callback<std::shared_ptr<BackendProducer>> created_;  // until the first PRODUCER_SUCCESS
+  Callback<std::shared_ptr<client::BackendProducer>> created_;  // until the first PRODUCER_SUCCESS
   std::vector<Callback<>> closeWaiters_;
   AttachAttempts attempts_;
   boost::asio::steady_timer sendTimer_;

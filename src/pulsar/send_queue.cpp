@@ -4,8 +4,9 @@
 
 namespace reconsume::detail::pulsar {
 
-SendQueue::Admitted SendQueue::admit(protocol::EncodedMessage message, Callback<MessageId> done,
-                                     TimePoint deadline, const Encoder& encode) {
+SendQueue::Admitted SendQueue::admit(detail::protocol::EncodedMessage message,
+                                     Callback<MessageId> done, TimePoint deadline,
+                                     const Encoder& encode) {
   // Waiting messages go first: a message must not overtake one sent before it.
   if (pending_.size() < maxPending_ && waiting_.empty()) {
     auto sequenceId = nextSequenceId_++;

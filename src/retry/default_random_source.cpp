@@ -2,7 +2,7 @@
 
 #include <random>
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 double drawUniform() {
@@ -22,4 +22,4 @@ RandomSource defaultRandomSource() {
   return &drawUniform;
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

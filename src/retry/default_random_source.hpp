@@ -6,9 +6,9 @@
 
 #include "reconsume/retry_policy.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 // Uniform in [0, 1), from a per-thread std::mt19937_64 seeded from std::random_device.
 RandomSource defaultRandomSource();
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -6,7 +6,7 @@
 
 #include "common/utf8.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 // A Boost.JSON SAX handler that builds nothing: it only records whether the document is an
@@ -258,4 +258,4 @@ LastElements lastArrayElements(std::string_view text) {
   return {};
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

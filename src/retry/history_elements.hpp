@@ -11,7 +11,7 @@
 
 #include "retry/retry_history.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 // The last elements of a JSON array, in order: only the newest kHistoryMaxEntries - 1 of the
 // previous entries can survive the append, so older ones are counted and forgotten.
@@ -36,4 +36,4 @@ class LastElements {
 // Boost.JSON judges it); none otherwise. The views point into `text`.
 LastElements lastArrayElements(std::string_view text);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -1,11 +1,11 @@
 #include "retry/lazy_producer.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 using detail::Status;
 
-void LazyProducer::get(detail::Callback<std::shared_ptr<detail::ProducerImpl>> done) {
-  std::shared_ptr<detail::ProducerImpl> ready;
+void LazyProducer::get(detail::Callback<std::shared_ptr<detail::client::ProducerImpl>> done) {
+  std::shared_ptr<detail::client::ProducerImpl> ready;
   bool closed = false, startCreating = false;
   {
     std::lock_guard lock(mutex_);
@@ -24,11 +24,11 @@ void LazyProducer::get(detail::Callback<std::shared_ptr<detail::ProducerImpl>> d
   }
   if (ready) return done({}, ready);
   if (!startCreating) return;
-  detail::ProducerImpl::create(
+  detail::client::ProducerImpl::create(
       client_, options_,
       [self = shared_from_this()](const Status& status,
-                                  std::shared_ptr<detail::ProducerImpl> producer) {
-        std::vector<detail::Callback<std::shared_ptr<detail::ProducerImpl>>> waiting;
+                                  std::shared_ptr<detail::client::ProducerImpl> producer) {
+        std::vector<detail::Callback<std::shared_ptr<detail::client::ProducerImpl>>> waiting;
         bool closedMeanwhile;
         {
           std::lock_guard lock(self->mutex_);
@@ -43,7 +43,7 @@ void LazyProducer::get(detail::Callback<std::shared_ptr<detail::ProducerImpl>> d
 }
 
 void LazyProducer::close(detail::Callback<> done) {
-  std::shared_ptr<detail::ProducerImpl> producer;
+  std::shared_ptr<detail::client::ProducerImpl> producer;
   {
     std::lock_guard lock(mutex_);
     closed_ = true;
@@ -53,4 +53,4 @@ void LazyProducer::close(detail::Callback<> done) {
   done({});
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -10,25 +10,25 @@
 
 #include "client/producer_impl.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
  public:
-  LazyProducer(std::shared_ptr<detail::ClientImpl> client, ProducerOptions options)
+  LazyProducer(std::shared_ptr<detail::client::ClientImpl> client, ProducerOptions options)
       : client_(std::move(client)), options_(std::move(options)) {}
 
   const std::string& topic() const { return options_.topic; }
-  void get(detail::Callback<std::shared_ptr<detail::ProducerImpl>> done);
+  void get(detail::Callback<std::shared_ptr<detail::client::ProducerImpl>> done);
   void close(detail::Callback<> done);
 
  private:
-  std::shared_ptr<detail::ClientImpl> client_;
+  std::shared_ptr<detail::client::ClientImpl> client_;
   ProducerOptions options_;
   std::mutex mutex_;
-  std::shared_ptr<detail::ProducerImpl> producer_;
+  std::shared_ptr<detail::client::ProducerImpl> producer_;
   bool creating_ = false;
   bool closed_ = false;
-  std::vector<detail::Callback<std::shared_ptr<detail::ProducerImpl>>> waiting_;
+  std::vector<detail::Callback<std::shared_ptr<detail::client::ProducerImpl>>> waiting_;
 };
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

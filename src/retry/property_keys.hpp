@@ -5,7 +5,7 @@
 
 #include <string_view>
 
-namespace reconsume::retry::keys {
+namespace reconsume::detail::retry::keys {
 
 // Shared with the Java and Go clients.
 inline constexpr std::string_view reconsumeTimes = "RECONSUMETIMES";
@@ -25,4 +25,4 @@ inline constexpr std::string_view deadLetterCause = "DEAD_LETTER_CAUSE";
 inline constexpr std::string_view replayCount = "REPLAY_COUNT";
 inline constexpr std::string_view replayedAt = "REPLAYED_AT";
 
-}  // namespace reconsume::retry::keys
+}  // namespace reconsume::detail::retry::keys

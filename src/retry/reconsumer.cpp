@@ -1,13 +1,13 @@
 #include "retry/reconsumer.hpp"
 
-#include "client/gather.hpp"
+#include "common/gather.hpp"
 #include "retry/retry_properties.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 using detail::Status;
 
-Reconsumer::Reconsumer(std::shared_ptr<detail::ClientImpl> client, RetryPolicy policy,
+Reconsumer::Reconsumer(std::shared_ptr<detail::client::ClientImpl> client, RetryPolicy policy,
                        RetryTopics topics)
     : client_(std::move(client)), policy_(std::move(policy)), topics_(std::move(topics)) {
   ProducerOptions retry;
@@ -20,7 +20,7 @@ Reconsumer::Reconsumer(std::shared_ptr<detail::ClientImpl> client, RetryPolicy p
   deadLetterProducer_ = std::make_shared<LazyProducer>(client_, deadLetter);
 }
 
-void Reconsumer::reconsume(detail::ConsumerImpl& consumer, const Message& message,
+void Reconsumer::reconsume(detail::client::ConsumerImpl& consumer, const Message& message,
                            const RetryRequest& request, const std::string& reason,
                            const std::map<std::string, std::string>& properties,
                            detail::Callback<> done) {
@@ -61,7 +61,7 @@ void Reconsumer::reconsume(detail::ConsumerImpl& consumer, const Message& messag
                                  " failed: " + status.message));
   };
   producer->get([self, message, outgoing = std::move(outgoing), publishFailed, done](
-                    const Status& status, std::shared_ptr<detail::ProducerImpl> producer) {
+                    const Status& status, std::shared_ptr<detail::client::ProducerImpl> producer) {
     if (!status.ok()) return publishFailed(status);
     producer->send(outgoing,
                    [self, message, publishFailed, done](const Status& sent, const MessageId&) {
@@ -77,7 +77,7 @@ void Reconsumer::close(detail::Callback<> done) {
   deadLetterProducer_->close(finish);
 }
 
-Status reconsumerOf(const detail::ConsumerImpl& consumer, Reconsumer*& out) {
+Status reconsumerOf(const detail::client::ConsumerImpl& consumer, Reconsumer*& out) {
   out = static_cast<Reconsumer*>(consumer.extension.get());
   if (out) return {};
   return Status(errc::invalid_argument,
@@ -86,4 +86,4 @@ Status reconsumerOf(const detail::ConsumerImpl& consumer, Reconsumer*& out) {
                     "' was created without ConsumerOptions::retry");
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

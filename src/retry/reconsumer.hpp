@@ -14,7 +14,7 @@
 #include "retry/lazy_producer.hpp"
 #include "retry/routing.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 struct RetryTopics {
   std::string retryTopic;
@@ -24,16 +24,17 @@ struct RetryTopics {
 
 class Reconsumer {
  public:
-  Reconsumer(std::shared_ptr<detail::ClientImpl> client, RetryPolicy policy, RetryTopics topics);
+  Reconsumer(std::shared_ptr<detail::client::ClientImpl> client, RetryPolicy policy,
+             RetryTopics topics);
 
   const RetryTopics& topics() const { return topics_; }
-  void reconsume(detail::ConsumerImpl& consumer, const Message& message,
+  void reconsume(detail::client::ConsumerImpl& consumer, const Message& message,
                  const RetryRequest& request, const std::string& reason,
                  const std::map<std::string, std::string>& properties, detail::Callback<> done);
   void close(detail::Callback<> done);
 
  private:
-  std::shared_ptr<detail::ClientImpl> client_;
+  std::shared_ptr<detail::client::ClientImpl> client_;
   RetryPolicy policy_;
   RetryTopics topics_;
   std::shared_ptr<LazyProducer> retryProducer_;
@@ -41,6 +42,6 @@ class Reconsumer {
 };
 
 // The Reconsumer of a consumer, or a failed Status when the consumer has no retry policy.
-detail::Status reconsumerOf(const detail::ConsumerImpl& consumer, Reconsumer*& out);
+detail::Status reconsumerOf(const detail::client::ConsumerImpl& consumer, Reconsumer*& out);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -7,7 +7,7 @@
 #include "common/utf8.hpp"
 #include "retry/history_elements.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 void appendNumber(std::string& out, std::int64_t value) {
@@ -57,4 +57,4 @@ std::string appendHistory(const std::string* previous, const HistoryEntry& entry
   return history;
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 inline constexpr std::size_t kHistoryMaxEntries = 8;
 inline constexpr std::size_t kHistoryMaxBytes = 4096;
@@ -30,4 +30,4 @@ struct HistoryEntry {
 // shortened (whole characters only).
 std::string appendHistory(const std::string* previous, const HistoryEntry& entry);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

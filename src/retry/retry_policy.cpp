@@ -47,8 +47,8 @@ RetryPolicy RetryPolicy::levels(DelayLevels table, std::optional<int> maxRetries
   }
   int max = maxRetries.value_or(static_cast<int>(table.size()));
   checkMaxRetries(max);
-  return RetryPolicy(
-      std::make_shared<const State>(State{std::move(table), max, retry::defaultRandomSource()}));
+  return RetryPolicy(std::make_shared<const State>(
+      State{std::move(table), max, detail::retry::defaultRandomSource()}));
 }
 
 RetryPolicy RetryPolicy::exponential(ExponentialBackoff backoff, int maxRetries) {
@@ -79,8 +79,8 @@ RetryPolicy RetryPolicy::exponential(ExponentialBackoff backoff, int maxRetries)
                                               " is not a Jitter value");
   }
   checkMaxRetries(maxRetries);
-  return RetryPolicy(
-      std::make_shared<const State>(State{backoff, maxRetries, retry::defaultRandomSource()}));
+  return RetryPolicy(std::make_shared<const State>(
+      State{backoff, maxRetries, detail::retry::defaultRandomSource()}));
 }
 
 RetryPolicy RetryPolicy::custom(DelayFunction delay, int maxRetries) {
@@ -89,7 +89,7 @@ RetryPolicy RetryPolicy::custom(DelayFunction delay, int maxRetries) {
   }
   checkMaxRetries(maxRetries);
   return RetryPolicy(std::make_shared<const State>(
-      State{State::Custom{std::move(delay)}, maxRetries, retry::defaultRandomSource()}));
+      State{State::Custom{std::move(delay)}, maxRetries, detail::retry::defaultRandomSource()}));
 }
 
 RetryPolicy RetryPolicy::withRandomSource(RandomSource source) const {

@@ -8,7 +8,7 @@
 #include "retry/property_keys.hpp"
 #include "retry/retry_history.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 using Properties = std::map<std::string, std::string>;
@@ -204,4 +204,4 @@ Properties buildProperties(const Properties& incoming, std::string_view originTo
   return out;
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -12,7 +12,7 @@
 #include "reconsume/message.hpp"
 #include "retry/routing.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 // RECONSUME_REASON and each history entry's reason are cut to this many bytes (UTF-8 safe).
 inline constexpr std::size_t kReasonMaxBytes = 1024;
@@ -38,4 +38,4 @@ std::map<std::string, std::string> buildProperties(
     std::chrono::system_clock::time_point now, std::string_view reason,
     const std::map<std::string, std::string>& custom);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

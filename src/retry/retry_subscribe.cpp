@@ -1,21 +1,21 @@
 #include "retry/retry_subscribe.hpp"
 
-#include "client/gather.hpp"
+#include "common/gather.hpp"
 #include "common/topic_name.hpp"
-#include "retry/consumer_options_check.hpp"
+#include "config/consumer_options_check.hpp"
 #include "retry/reconsumer.hpp"
 #include "retry/retry_topics.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 using detail::Status;
 
 namespace {
 
-void createConsumer(const std::shared_ptr<detail::ClientImpl>& client, ConsumerOptions options,
-                    std::optional<RetryTopics> retryTopics,
-                    detail::Callback<std::shared_ptr<detail::ConsumerImpl>> done) {
-  detail::ConsumerSpec spec;
+void createConsumer(const std::shared_ptr<detail::client::ClientImpl>& client,
+                    ConsumerOptions options, std::optional<RetryTopics> retryTopics,
+                    detail::Callback<std::shared_ptr<detail::client::ConsumerImpl>> done) {
+  detail::client::ConsumerSpec spec;
   for (const auto& topic : options.topics) {
     spec.topics.push_back({topic, options.subscriptionType, options.initialPosition});
   }
@@ -28,10 +28,10 @@ void createConsumer(const std::shared_ptr<detail::ClientImpl>& client, ConsumerO
   auto givenTopics = options.topics;
   auto policy = options.retry;
   spec.options = std::move(options);
-  detail::ConsumerImpl::create(
+  detail::client::ConsumerImpl::create(
       client, std::move(spec),
       [client, retryTopics, givenTopics, policy, done](
-          const Status& status, std::shared_ptr<detail::ConsumerImpl> consumer) {
+          const Status& status, std::shared_ptr<detail::client::ConsumerImpl> consumer) {
         if (!status.ok()) return done(status, nullptr);
         consumer->givenTopics_ = givenTopics;
         if (retryTopics) {
@@ -47,10 +47,10 @@ void createConsumer(const std::shared_ptr<detail::ClientImpl>& client, ConsumerO
 
 }  // namespace
 
-void subscribe(const std::shared_ptr<detail::ClientImpl>& client, ConsumerOptions options,
-               detail::Callback<std::shared_ptr<detail::ConsumerImpl>> done) {
+void subscribe(const std::shared_ptr<detail::client::ClientImpl>& client, ConsumerOptions options,
+               detail::Callback<std::shared_ptr<detail::client::ConsumerImpl>> done) {
   try {
-    validateConsumerOptions(options);
+    config::validateConsumerOptions(options);
     for (auto& topic : options.topics) topic = detail::canonicalTopic(topic);
     if (options.retryTopic) options.retryTopic = detail::canonicalTopic(*options.retryTopic);
     if (options.deadLetterTopic) {
@@ -84,4 +84,4 @@ void subscribe(const std::shared_ptr<detail::ClientImpl>& client, ConsumerOption
   for (std::size_t i = 0; i < 2; ++i) client->backend().partitions(legacy[i], lookups->slot(i));
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -8,9 +8,9 @@
 
 #include "client/consumer_impl.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
-void subscribe(const std::shared_ptr<detail::ClientImpl>& client, ConsumerOptions options,
-               detail::Callback<std::shared_ptr<detail::ConsumerImpl>> done);
+void subscribe(const std::shared_ptr<detail::client::ClientImpl>& client, ConsumerOptions options,
+               detail::Callback<std::shared_ptr<detail::client::ConsumerImpl>> done);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

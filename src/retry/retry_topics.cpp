@@ -3,7 +3,7 @@
 #include "common/topic_name.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 constexpr std::string_view kRetrySuffix = "-RETRY";
@@ -62,4 +62,4 @@ std::string legacyDeadLetterTopic(std::string_view topic, std::string_view subsc
   return perNamespace(topic, subscription, kDeadLetterSuffix);
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

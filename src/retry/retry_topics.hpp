@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 // "<topic>-<subscription>-RETRY" / "-DLQ", <topic> being the canonical full name of `topic`
 // without any -partition-N suffix: ("orders-partition-2", "billing") →
@@ -23,4 +23,4 @@ std::string legacyDeadLetterTopic(std::string_view topic, std::string_view subsc
 // Each throws Error(errc::invalid_argument) naming the value for an invalid topic name or an empty
 // subscription.
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -9,7 +9,7 @@
 #include "retry/property_keys.hpp"
 #include "retry/retry_policy_state.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 using std::chrono::milliseconds;
@@ -203,4 +203,4 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
   return route;
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -13,10 +13,10 @@
 #include <string>
 #include <string_view>
 
-#include "reconsume/consumer.hpp"
+#include "reconsume/consumer_options.hpp"
 #include "reconsume/retry_policy.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 
 // Which call of SPEC.md §1 the application made.
 struct RetryRequest {
@@ -56,4 +56,4 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
 // (digits only: no sign, no spaces). Values beyond int64 saturate. Nothing for anything else.
 std::optional<std::int64_t> parsePropertyCount(std::string_view text);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

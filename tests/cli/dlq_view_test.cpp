@@ -83,7 +83,7 @@ TEST(DlqView, ListFitsEightyColumnsWhateverTheReason) {
 }
 
 TEST(DlqView, StatsChartsFitEightyColumns) {
-  dlq::StatsBuilder builder(kPublished);
+  detail::dlq::StatsBuilder builder(kPublished);
   for (int i = 0; i < 40; ++i) {
     builder.add(deadLetter({{"DEAD_LETTER_CAUSE", i % 4 == 0 ? "explicit" : "exhausted"},
                             {"REAL_TOPIC", i % 3 == 0 ? "persistent://public/default/payments"
@@ -114,7 +114,7 @@ TEST(DlqView, StatsChartsFitEightyColumns) {
 }
 
 TEST(DlqView, StatsOfAnEmptyTopic) {
-  dlq::StatsBuilder builder(kPublished);
+  detail::dlq::StatsBuilder builder(kPublished);
   auto text = renderStats(builder.stats(), "t", "s", kPublished, 80);
   EXPECT_NE(text.find("0 dead letters"), std::string::npos) << text;
   EXPECT_NE(text.find("(none)"), std::string::npos) << text;
@@ -171,7 +171,7 @@ TEST(DlqView, JsonForMachines) {
   EXPECT_EQ(replay.at("items").as_array()[0].as_object().at("newId").as_string(), "9:9:-1");
   EXPECT_EQ(replay.at("items").as_array()[1].as_object().at("outcome").as_string(), "failed");
 
-  dlq::StatsBuilder builder(kPublished);
+  detail::dlq::StatsBuilder builder(kPublished);
   builder.add(letter);
   auto stats = boost::json::parse(statsJson(builder.stats(), "t", "s")).as_object();
   EXPECT_EQ(stats.at("count").as_int64(), 1);

@@ -24,7 +24,7 @@
 
 namespace {
 
-using namespace reconsume::protocol;
+using namespace reconsume::detail::protocol;
 namespace proto = reconsume::proto;
 
 constexpr std::uint32_t kMaxFrameSize = 1 << 20;

@@ -12,7 +12,7 @@
 #include "protocol/outgoing.hpp"
 
 using namespace reconsume;
-using namespace reconsume::protocol;
+using namespace reconsume::detail::protocol;
 
 namespace {
 

@@ -11,9 +11,9 @@
 namespace reconsume::integration {
 namespace {
 
-std::shared_ptr<detail::AdminBackend> admin() {
-  return detail::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                  pulsar().adminOptions());
+std::shared_ptr<detail::client::AdminBackend> admin() {
+  return detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
+                                         pulsar().adminOptions());
 }
 
 JavaRun java(std::string_view command, const std::vector<std::string>& args) {

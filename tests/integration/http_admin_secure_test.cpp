@@ -41,7 +41,7 @@ class HttpAdminSecure : public ::testing::Test {
 
   static Error failure(const std::string& url, const AdminOptions& options) {
     try {
-      detail::connectHttpAdmin(detail::ServiceUrl::parse(url), options)
+      detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(url), options)
           ->partitions(uniqueTopic("secure-refused"));
     } catch (const Error& e) {
       return e;
@@ -52,8 +52,9 @@ class HttpAdminSecure : public ::testing::Test {
 };
 
 TEST_F(HttpAdminSecure, WorksOverTlsWithTheCaAndAValidToken) {
-  auto admin = detail::connectHttpAdmin(detail::ServiceUrl::parse("https://localhost:8443"),
-                                        options(pulsar().secureFile("ca.pem"), file("token.txt")));
+  auto admin =
+      detail::admin::connectHttpAdmin(detail::ServiceUrl::parse("https://localhost:8443"),
+                                      options(pulsar().secureFile("ca.pem"), file("token.txt")));
   std::string topic = uniqueTopic("secure");
   admin->createPartitionedTopic(topic, 2);
   EXPECT_EQ(admin->partitions(topic), 2);
@@ -94,8 +95,8 @@ TEST_F(HttpAdminSecure, AHostNameTheCertificateDoesNotNameFailsUnlessUnchecked) 
 
   AdminOptions unchecked = checked;
   unchecked.tls.verifyHostname = false;
-  auto admin =
-      detail::connectHttpAdmin(detail::ServiceUrl::parse("https://127.0.0.1:8443"), unchecked);
+  auto admin = detail::admin::connectHttpAdmin(detail::ServiceUrl::parse("https://127.0.0.1:8443"),
+                                               unchecked);
   EXPECT_EQ(admin->partitions(uniqueTopic("secure-unchecked")), 0);
 }
 

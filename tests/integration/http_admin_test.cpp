@@ -15,11 +15,11 @@
 namespace reconsume::integration {
 namespace {
 
-using detail::AdminBackend;
+using detail::client::AdminBackend;
 
-std::shared_ptr<AdminBackend> admin() {
-  return detail::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                  pulsar().adminOptions());
+std::shared_ptr<detail::client::AdminBackend> admin() {
+  return detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
+                                         pulsar().adminOptions());
 }
 
 // Runs the Java client and requires it to succeed.
@@ -167,9 +167,10 @@ TEST(HttpAdmin, UnknownTopicsAreNotFoundNamingThePath) {
   auto backend = admin();
   std::string topic = uniqueTopic("unknown");
   std::string local = topic.substr(topic.rfind('/') + 1);
-  for (auto call : {+[](AdminBackend&a, const std::string&t) { a.subscriptions(t); },
-                    +[](AdminBackend&a, const std::string&t) { a.terminateTopic(t); },
-                    +[](AdminBackend&a, const std::string&t) { a.deleteTopic(t); }}) {
+  for (auto call :
+       {+[](detail::client::AdminBackend&a, const std::string&t) { a.subscriptions(t); },
+        +[](detail::client::AdminBackend&a, const std::string&t) { a.terminateTopic(t); },
+        +[](detail::client::AdminBackend&a, const std::string&t) { a.deleteTopic(t); }}) {
     Error error = thrownBy([&] { call(*backend, topic); });
     EXPECT_EQ(error.code(), errc::not_found) << error.what();
     EXPECT_NE(std::string(error.what()).find("/admin/v2/persistent/public/default/" + local),

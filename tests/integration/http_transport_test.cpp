@@ -30,11 +30,11 @@ Error thrownBy(Call&& call) {
   return Error(errc::invalid_argument, "nothing thrown");
 }
 
-std::shared_ptr<detail::AdminBackend> adminAt(const std::string& url,
-                                              std::chrono::milliseconds timeout) {
+std::shared_ptr<detail::client::AdminBackend> adminAt(const std::string& url,
+                                                      std::chrono::milliseconds timeout) {
   AdminOptions options = pulsar().adminOptions();
   options.timeout = timeout;
-  return detail::connectHttpAdmin(detail::ServiceUrl::parse(url), options);
+  return detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(url), options);
 }
 
 TEST(HttpAdminTransport, ARefusedConnectionIsConnectionLost) {
@@ -94,23 +94,25 @@ TEST(HttpAdminTransport, FollowsARedirectToTheBroker) {
 }
 
 TEST(HttpAdminTransport, ConfigurationErrorsNameTheValue) {
-  Error scheme = thrownBy(
-      [] { detail::connectHttpAdmin(detail::ServiceUrl::parse("pulsar://localhost:6650"), {}); });
+  Error scheme = thrownBy([] {
+    detail::admin::connectHttpAdmin(detail::ServiceUrl::parse("pulsar://localhost:6650"), {});
+  });
   EXPECT_EQ(scheme.code(), errc::invalid_argument);
   EXPECT_NE(std::string(scheme.what()).find("pulsar://localhost:6650"), std::string::npos);
 
   AdminOptions missingCa;
   missingCa.tls.caFile = "/nonexistent/ca.pem";
   Error ca = thrownBy([&] {
-    detail::connectHttpAdmin(detail::ServiceUrl::parse("https://localhost:8443"), missingCa);
+    detail::admin::connectHttpAdmin(detail::ServiceUrl::parse("https://localhost:8443"), missingCa);
   });
   EXPECT_EQ(ca.code(), errc::invalid_argument);
   EXPECT_NE(std::string(ca.what()).find("/nonexistent/ca.pem"), std::string::npos) << ca.what();
 
   AdminOptions zero;
   zero.timeout = std::chrono::milliseconds(0);
-  Error timeout = thrownBy(
-      [&] { detail::connectHttpAdmin(detail::ServiceUrl::parse("http://localhost:8080"), zero); });
+  Error timeout = thrownBy([&] {
+    detail::admin::connectHttpAdmin(detail::ServiceUrl::parse("http://localhost:8080"), zero);
+  });
   EXPECT_EQ(timeout.code(), errc::invalid_argument);
 }
 

@@ -74,8 +74,8 @@ TEST(JavaRetryFacts, RetriesCarryTheCountAndOriginThenDeadLetterAfterMaxRedelive
 
   // The third reconsume made RECONSUMETIMES 3 > maxRedeliverCount 2: the dead-letter topic,
   // created without any subscription.
-  auto admin = detail::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                        pulsar().adminOptions());
+  auto admin = detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
+                                               pulsar().adminOptions());
   EXPECT_TRUE(admin->topicExists(deadLetterTopic));
   EXPECT_TRUE(admin->subscriptions(deadLetterTopic).empty());
   JavaRun dead =
@@ -96,8 +96,8 @@ TEST(JavaRetryFacts, RetriesCarryTheCountAndOriginThenDeadLetterAfterMaxRedelive
 
 TEST(JavaRetryFacts, FromAPartitionTheOriginIsTheBaseTopicAndThePartitionedId) {
   std::string topic = uniqueTopic("java-retry-partitioned");
-  auto admin = detail::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                        pulsar().adminOptions());
+  auto admin = detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
+                                               pulsar().adminOptions());
   admin->createPartitionedTopic(topic, 2);
   auto sent = java("produce", {"--topic", topic, "--count", "1", "--key", "k"}).events("sent");
   ASSERT_EQ(sent.size(), 1u);

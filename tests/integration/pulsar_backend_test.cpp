@@ -138,11 +138,11 @@ TEST_F(PulsarBackend, ProducersAndConsumersComeBackAfterTheBrokerClosedThem) {
   consumer.acknowledge(*before);
 
   auto admin = detail::ServiceUrl::parse(pulsar().adminUrl);
-  detail::http::Transport transport(pulsar().adminOptions().tls, pulsar().adminOptions().token);
-  detail::http::Request unload;
+  detail::admin::Transport transport(pulsar().adminOptions().tls, pulsar().adminOptions().token);
+  detail::admin::Request unload;
   unload.method = boost::beast::http::verb::put;
-  unload.target = detail::http::topicPath(detail::TopicName::parse(topic), "/unload");
-  detail::http::Response response;
+  unload.target = detail::admin::topicPath(detail::TopicName::parse(topic), "/unload");
+  detail::admin::Response response;
   auto status =
       transport.request({admin.kind == detail::ServiceUrl::Kind::https, admin.host, admin.port},
                         unload, std::chrono::steady_clock::now() + 30s, response);

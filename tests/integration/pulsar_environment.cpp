@@ -38,8 +38,8 @@ std::optional<std::string> pulsarProblem() {
     return "Pulsar is not reachable at " + setup.serviceUrl + ": " + e.what() + "\n" + kHowToStart;
   }
   try {
-    auto admin =
-        detail::connectHttpAdmin(detail::ServiceUrl::parse(setup.adminUrl), setup.adminOptions());
+    auto admin = detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(setup.adminUrl),
+                                                 setup.adminOptions());
     admin->partitions("persistent://public/default/reconsume-reachability-probe");
   } catch (const std::exception& e) {
     return "Pulsar's admin API is not reachable at " + setup.adminUrl + ": " + e.what() + "\n" +

@@ -59,7 +59,7 @@ TEST(HttpAdminCursor, ParsesPulsarsInternalStats) {
     }
   })";
   SubscriptionCursor cursor;
-  ASSERT_TRUE(detail::http::parseCursor(body, "GET x", "reconsume-dlq", 3, cursor));
+  ASSERT_TRUE(detail::admin::parseCursor(body, "GET x", "reconsume-dlq", 3, cursor));
   EXPECT_EQ(cursor.markDeletePosition, MessageId(49, 2, 3));
   ASSERT_EQ(cursor.acknowledgedRanges.size(), 2u);
   EXPECT_EQ(cursor.acknowledgedRanges[0].after, MessageId(49, 3, 3));
@@ -67,12 +67,12 @@ TEST(HttpAdminCursor, ParsesPulsarsInternalStats) {
   EXPECT_EQ(cursor.acknowledgedRanges[1].after, MessageId(49, 8, 3));
   EXPECT_EQ(cursor.acknowledgedRanges[1].upTo, MessageId(49, 9, 3));
 
-  ASSERT_TRUE(detail::http::parseCursor(body, "GET x", "other", -1, cursor));
+  ASSERT_TRUE(detail::admin::parseCursor(body, "GET x", "other", -1, cursor));
   EXPECT_EQ(cursor.markDeletePosition, MessageId(49, -1));
   EXPECT_TRUE(cursor.acknowledgedRanges.empty());
 
-  EXPECT_FALSE(detail::http::parseCursor(body, "GET x", "absent", -1, cursor));
-  EXPECT_FALSE(detail::http::parseCursor(R"({"ledgers":[]})", "GET x", "any", -1, cursor));
+  EXPECT_FALSE(detail::admin::parseCursor(body, "GET x", "absent", -1, cursor));
+  EXPECT_FALSE(detail::admin::parseCursor(R"({"ledgers":[]})", "GET x", "any", -1, cursor));
 }
 
 TEST(HttpAdminCursor, AnUnexpectedShapeIsAProtocolErrorNamingTheRequest) {
@@ -82,8 +82,8 @@ TEST(HttpAdminCursor, AnUnexpectedShapeIsAProtocolErrorNamingTheRequest) {
                               "individuallyDeletedMessages":"[(1:2..]"}}})",
                            R"({"cursors":{"s":{}}})"}) {
     try {
-      detail::http::parseCursor(body, "GET /admin/v2/persistent/t/n/x/internalStats", "s", -1,
-                                cursor);
+      detail::admin::parseCursor(body, "GET /admin/v2/persistent/t/n/x/internalStats", "s", -1,
+                                 cursor);
       ADD_FAILURE() << "accepted " << body;
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), errc::protocol_error);

@@ -1,10 +1,10 @@
-#include "retry/consumer_options_check.hpp"
+#include "config/consumer_options_check.hpp"
 
 #include <gtest/gtest.h>
 
 #include "expect_error.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::config {
 namespace {
 
 using namespace std::chrono_literals;
@@ -80,4 +80,4 @@ TEST(ConsumerOptionsCheck, RetryAndDeadLetterTopicsMustBeValidWhenSet) {
 }
 
 }  // namespace
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::config

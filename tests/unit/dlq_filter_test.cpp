@@ -5,7 +5,7 @@
 #include "dlq_test_messages.hpp"
 #include "expect_error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using namespace std::chrono_literals;
@@ -133,4 +133,4 @@ TEST(DeadLetterFilterCheck, BadValuesAreNamed) {
 }
 
 }  // namespace
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -6,7 +6,7 @@
 #include "dlq/json_export.hpp"
 #include "dlq_test_messages.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using namespace std::chrono_literals;
@@ -112,4 +112,4 @@ TEST(DeadLetterJson, EmptyPayloadIsEmptyText) {
 }
 
 }  // namespace
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

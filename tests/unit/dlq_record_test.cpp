@@ -4,7 +4,7 @@
 #include "dlq/dead_letter_record.hpp"
 #include "dlq_test_messages.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using namespace std::chrono_literals;
@@ -129,4 +129,4 @@ TEST(DeadLetterRecord, AgeIsNowMinusThePublishTimeAndNeverNegative) {
 }
 
 }  // namespace
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -4,7 +4,7 @@
 #include "dlq/replay_message.hpp"
 #include "dlq_test_messages.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using namespace std::chrono_literals;
@@ -83,4 +83,4 @@ TEST(ReplayMessage, KeepsPayloadKeysAndEventTime) {
 }
 
 }  // namespace
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

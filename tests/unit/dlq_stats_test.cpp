@@ -4,7 +4,7 @@
 #include "dlq/stats.hpp"
 #include "dlq_test_messages.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using namespace std::chrono_literals;
@@ -90,4 +90,4 @@ TEST(DeadLetterStatsBuilder, NothingAddedHasEveryBucketAtZero) {
 }
 
 }  // namespace
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

@@ -8,7 +8,7 @@
 #include "dlq/token_bucket.hpp"
 #include "expect_error.hpp"
 
-namespace reconsume::dlq {
+namespace reconsume::detail::dlq {
 namespace {
 
 using namespace std::chrono_literals;
@@ -102,4 +102,4 @@ TEST(WaitUntil, ReturnsWhenTheClockReachesTheTime) {
 }
 
 }  // namespace
-}  // namespace reconsume::dlq
+}  // namespace reconsume::detail::dlq

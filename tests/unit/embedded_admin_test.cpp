@@ -174,7 +174,7 @@ TEST(EmbeddedAdmin, SubscriptionsListNamesAndBacklogs) {
 TEST(EmbeddedAdmin, SubscriptionsOfAPartitionedTopicAddUpOverItsPartitions) {
   Harness harness;
   harness.admin->createPartitionedTopic(topicName("p"), 2);
-  std::vector<std::shared_ptr<BackendConsumer>> consumers;
+  std::vector<std::shared_ptr<client::BackendConsumer>> consumers;
   for (int i = 0; i < 2; ++i) {
     auto partition = topicName("p-partition-" + std::to_string(i));
     consumers.push_back(harness.subscribe(partition, "s", SubscriptionType::shared,

@@ -50,8 +50,8 @@ TEST(EmbeddedClosed, ClosingTheBackendClosesItsProducersAndConsumers) {
   MessageData data;
   EXPECT_EQ(callStatus([&](auto done) { consumer->acknowledge(data, done); }).code, errc::closed);
   EXPECT_EQ(errorOf([&] { harness.producer(topicName("t")); }).code(), errc::closed);
-  std::shared_ptr<BackendConsumer> another;
-  SubscribeSpec spec;
+  std::shared_ptr<client::BackendConsumer> another;
+  client::SubscribeSpec spec;
   spec.topic = topicName("t");
   spec.subscription = "s";
   EXPECT_EQ(harness.trySubscribe(spec, std::make_shared<RecordingSink>(), another).code,
@@ -81,7 +81,7 @@ TEST(EmbeddedClosed, DroppingTheBackendDetachesWhatItOpened) {
 
 // A sink that drops the last reference to something of the broker's when its first message
 // arrives, as the layer above may when its own consumer dies at that moment.
-class DroppingSink final : public MessageSink {
+class DroppingSink final : public client::MessageSink {
  public:
   void onMessage(std::shared_ptr<MessageData>) override {
     ++messages;
@@ -93,9 +93,9 @@ class DroppingSink final : public MessageSink {
   void onEnded(const std::string&, const Status&) override {}
 
   int messages = 0;
-  std::shared_ptr<BackendConsumer> consumer;
-  std::shared_ptr<BackendProducer> producer;
-  std::shared_ptr<Backend> backend;
+  std::shared_ptr<client::BackendConsumer> consumer;
+  std::shared_ptr<client::BackendProducer> producer;
+  std::shared_ptr<client::Backend> backend;
 };
 
 TEST(EmbeddedClosed, DroppingTheLastConsumerReferenceInsideItsSinkDetachesIt) {
@@ -130,7 +130,7 @@ TEST(EmbeddedClosed, DroppingTheLastBackendInsideASinkClosesEverything) {
   auto name = uniqueBrokerName();
   auto clock = std::make_shared<ManualClock>();
   auto sink = std::make_shared<DroppingSink>();
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::BackendProducer> producer;
   {
     Harness only(name, "", clock);
     auto consumer = only.subscribe(topicName("t"), "s", SubscriptionType::shared, sink);

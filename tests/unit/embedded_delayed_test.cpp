@@ -144,14 +144,14 @@ TEST(EmbeddedDelayed, OneTimerPerSubscriptionNotOnePerMessage) {
   auto connection = connectEmbedded(ServiceUrl::parse("embedded://" + uniqueBrokerName()), clock);
   ProducerOptions options;
   options.topic = topicName("t");
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::BackendProducer> producer;
   callStatus([&](auto done) { connection.backend->createProducer(options, done); }, producer)
       .raiseIfFailed();
   auto sink = std::make_shared<RecordingSink>();
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = options.topic;
   spec.subscription = "s";
-  std::shared_ptr<BackendConsumer> consumer;
+  std::shared_ptr<client::BackendConsumer> consumer;
   callStatus([&](auto done) { connection.backend->subscribe(spec, sink, done); }, consumer)
       .raiseIfFailed();
 
@@ -214,14 +214,14 @@ TEST(EmbeddedDelayed, SystemClockReleasesOnItsTimerThread) {
   auto connection = connectEmbedded(url, std::make_shared<SystemClock>());
   ProducerOptions options;
   options.topic = topicName("t");
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::BackendProducer> producer;
   callStatus([&](auto done) { connection.backend->createProducer(options, done); }, producer)
       .raiseIfFailed();
   auto sink = std::make_shared<RecordingSink>();
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = options.topic;
   spec.subscription = "s";
-  std::shared_ptr<BackendConsumer> consumer;
+  std::shared_ptr<client::BackendConsumer> consumer;
   callStatus([&](auto done) { connection.backend->subscribe(spec, sink, done); }, consumer)
       .raiseIfFailed();
   auto sentAt = std::chrono::system_clock::now();

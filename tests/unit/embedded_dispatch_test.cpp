@@ -17,7 +17,7 @@ TEST(EmbeddedShared, RoundRobinAmongConsumers) {
   auto topic = topicName("t");
   auto producer = harness.producer(topic);
   std::vector<std::shared_ptr<RecordingSink>> sinks;
-  std::vector<std::shared_ptr<BackendConsumer>> consumers;
+  std::vector<std::shared_ptr<client::BackendConsumer>> consumers;
   for (int i = 0; i < 3; ++i) {
     sinks.push_back(std::make_shared<RecordingSink>());
     consumers.push_back(harness.subscribe(topic, "s", SubscriptionType::shared, sinks.back()));
@@ -81,7 +81,7 @@ TEST(EmbeddedFailover, PartitionsSpreadOverConsumersSortedByName) {
   harness.admin->createPartitionedTopic(topicName("p"), 2);
   auto sinkB = std::make_shared<RecordingSink>();
   auto sinkA = std::make_shared<RecordingSink>();
-  std::vector<std::shared_ptr<BackendConsumer>> consumers;
+  std::vector<std::shared_ptr<client::BackendConsumer>> consumers;
   for (int partition = 0; partition < 2; ++partition) {
     auto topic = topicName("p-partition-" + std::to_string(partition));
     // "b" connects first everywhere, yet partition 0 goes to "a" (the first by name).
@@ -139,7 +139,7 @@ TEST(EmbeddedKeyShared, EachKeyStaysWithOneConsumerInOrder) {
   auto topic = topicName("t");
   auto producer = harness.producer(topic);
   std::vector<std::shared_ptr<RecordingSink>> sinks;
-  std::vector<std::shared_ptr<BackendConsumer>> consumers;
+  std::vector<std::shared_ptr<client::BackendConsumer>> consumers;
   for (int i = 0; i < 3; ++i) {
     sinks.push_back(std::make_shared<RecordingSink>());
     consumers.push_back(harness.subscribe(topic, "s", SubscriptionType::keyShared, sinks.back(),
@@ -171,7 +171,7 @@ TEST(EmbeddedKeyShared, OrderingKeyWinsAndMessagesWithoutKeyShareOneConsumer) {
   auto topic = topicName("t");
   auto producer = harness.producer(topic);
   std::vector<std::shared_ptr<RecordingSink>> sinks;
-  std::vector<std::shared_ptr<BackendConsumer>> consumers;
+  std::vector<std::shared_ptr<client::BackendConsumer>> consumers;
   for (int i = 0; i < 4; ++i) {
     sinks.push_back(std::make_shared<RecordingSink>());
     consumers.push_back(harness.subscribe(topic, "s", SubscriptionType::keyShared, sinks.back(),

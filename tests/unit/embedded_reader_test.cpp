@@ -11,17 +11,18 @@ using Strings = std::vector<std::string>;
 struct ReaderFixture {
   Harness harness;
   std::string topic = topicName("t");
-  std::shared_ptr<BackendProducer> producer = harness.producer(topic);
+  std::shared_ptr<client::BackendProducer> producer = harness.producer(topic);
   std::vector<MessageId> ids;
 
   void fill(int count) {
     for (int i = 0; i < count; ++i) ids.push_back(send(*producer, std::to_string(i)));
   }
 
-  std::shared_ptr<BackendConsumer> reader(std::shared_ptr<RecordingSink> sink,
-                                          std::optional<MessageId> start, bool inclusive = false,
-                                          const std::string& name = "reader-1") {
-    SubscribeSpec spec;
+  std::shared_ptr<client::BackendConsumer> reader(std::shared_ptr<RecordingSink> sink,
+                                                  std::optional<MessageId> start,
+                                                  bool inclusive = false,
+                                                  const std::string& name = "reader-1") {
+    client::SubscribeSpec spec;
     spec.topic = topic;
     spec.subscription = name;
     spec.type = SubscriptionType::exclusive;
@@ -89,11 +90,11 @@ TEST(EmbeddedReader, ANameInUseIsRefused) {
   ReaderFixture f;
   auto durable = f.harness.subscribe(f.topic, "taken", SubscriptionType::shared,
                                      std::make_shared<RecordingSink>());
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = f.topic;
   spec.subscription = "taken";
   spec.durable = false;
-  std::shared_ptr<BackendConsumer> reader;
+  std::shared_ptr<client::BackendConsumer> reader;
   auto status = f.harness.trySubscribe(spec, std::make_shared<RecordingSink>(), reader);
   EXPECT_EQ(status.code, errc::broker_error);
   EXPECT_NE(status.message.find("'taken'"), std::string::npos);

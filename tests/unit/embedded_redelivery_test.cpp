@@ -12,9 +12,9 @@ using Strings = std::vector<std::string>;
 struct Fixture {
   Harness harness;
   std::string topic = topicName("t");
-  std::shared_ptr<BackendProducer> producer = harness.producer(topic);
+  std::shared_ptr<client::BackendProducer> producer = harness.producer(topic);
 
-  std::pair<std::shared_ptr<RecordingSink>, std::shared_ptr<BackendConsumer>> consumer(
+  std::pair<std::shared_ptr<RecordingSink>, std::shared_ptr<client::BackendConsumer>> consumer(
       SubscriptionType type, int queue = 1000) {
     auto sink = std::make_shared<RecordingSink>();
     auto consumer = harness.subscribe(topic, "s", type, sink, InitialPosition::earliest, queue);

@@ -18,15 +18,15 @@ TEST(EmbeddedRegistry, ClientsOfOneNameShareOneBroker) {
 
   ProducerOptions options;
   options.topic = topicName("shared");
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::BackendProducer> producer;
   callStatus([&](auto done) { first.backend->createProducer(options, done); }, producer)
       .raiseIfFailed();
   auto sink = std::make_shared<RecordingSink>();
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = options.topic;
   spec.subscription = "s";
   spec.initialPosition = InitialPosition::earliest;
-  std::shared_ptr<BackendConsumer> consumer;
+  std::shared_ptr<client::BackendConsumer> consumer;
   callStatus([&](auto done) { second.backend->subscribe(spec, sink, done); }, consumer)
       .raiseIfFailed();
 
@@ -84,7 +84,7 @@ TEST(EmbeddedRegistry, DefaultBrokerIsSharedByEveryEmptyName) {
   auto topic = topicName(uniqueBrokerName());
   ProducerOptions options;
   options.topic = topic;
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::BackendProducer> producer;
   callStatus([&](auto done) { first.backend->createProducer(options, done); }, producer)
       .raiseIfFailed();
   EXPECT_TRUE(admin->topicExists(topic));
@@ -136,7 +136,7 @@ TEST(EmbeddedRegistry, MaxMessageSizeOptionSetsTheLimit) {
   auto connection = connectEmbedded(url, std::make_shared<ManualClock>());
   ProducerOptions options;
   options.topic = topicName("t");
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::BackendProducer> producer;
   callStatus([&](auto done) { connection.backend->createProducer(options, done); }, producer)
       .raiseIfFailed();
   OutgoingMessage message;

@@ -22,15 +22,15 @@ struct SmallBroker {
         .raiseIfFailed();
   }
 
-  std::shared_ptr<BackendConsumer> subscribe(const std::string& name, bool durable,
-                                             std::shared_ptr<RecordingSink> sink) {
-    SubscribeSpec spec;
+  std::shared_ptr<client::BackendConsumer> subscribe(const std::string& name, bool durable,
+                                                     std::shared_ptr<RecordingSink> sink) {
+    client::SubscribeSpec spec;
     spec.topic = topic;
     spec.subscription = name;
     spec.durable = durable;
     spec.initialPosition = InitialPosition::earliest;
     spec.startMessageId = durable ? std::nullopt : std::optional(MessageId::earliest());
-    std::shared_ptr<BackendConsumer> consumer;
+    std::shared_ptr<client::BackendConsumer> consumer;
     callStatus([&](auto done) { backend->subscribe(spec, std::move(sink), done); }, consumer)
         .raiseIfFailed();
     return consumer;
@@ -38,9 +38,9 @@ struct SmallBroker {
 
   std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>();
   std::string topic = topicName("t");
-  std::shared_ptr<Backend> backend;
-  std::shared_ptr<AdminBackend> admin;
-  std::shared_ptr<BackendProducer> producer;
+  std::shared_ptr<client::Backend> backend;
+  std::shared_ptr<client::AdminBackend> admin;
+  std::shared_ptr<client::BackendProducer> producer;
 };
 
 TEST(EmbeddedStorage, AcknowledgedEntriesBeyondTheRetainedTailAreDropped) {

@@ -125,11 +125,11 @@ TEST(EmbeddedSubscription, AnotherTypeIsRefusedWhileConsumersAreAttached) {
   Harness harness;
   auto first = harness.subscribe(topicName("t"), "orders", SubscriptionType::shared,
                                  std::make_shared<RecordingSink>());
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = topicName("t");
   spec.subscription = "orders";
   spec.type = SubscriptionType::exclusive;
-  std::shared_ptr<BackendConsumer> second;
+  std::shared_ptr<client::BackendConsumer> second;
   auto status = harness.trySubscribe(spec, std::make_shared<RecordingSink>(), second);
   EXPECT_EQ(status.code, errc::broker_error);
   EXPECT_NE(status.message.find("Subscription 'orders'"), std::string::npos) << status.message;
@@ -143,11 +143,11 @@ TEST(EmbeddedSubscription, ExclusiveTakesOneConsumer) {
   Harness harness;
   auto first = harness.subscribe(topicName("t"), "solo", SubscriptionType::exclusive,
                                  std::make_shared<RecordingSink>());
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = topicName("t");
   spec.subscription = "solo";
   spec.type = SubscriptionType::exclusive;
-  std::shared_ptr<BackendConsumer> second;
+  std::shared_ptr<client::BackendConsumer> second;
   auto status = harness.trySubscribe(spec, std::make_shared<RecordingSink>(), second);
   EXPECT_EQ(status.code, errc::broker_error);
   EXPECT_NE(status.message.find("'solo'"), std::string::npos) << status.message;
@@ -204,9 +204,9 @@ TEST(EmbeddedSubscription, ZeroQueueConsumerWaitsForFlow) {
 
 TEST(EmbeddedSubscription, EmptySubscriptionNameIsRefused) {
   Harness harness;
-  SubscribeSpec spec;
+  client::SubscribeSpec spec;
   spec.topic = topicName("t");
-  std::shared_ptr<BackendConsumer> consumer;
+  std::shared_ptr<client::BackendConsumer> consumer;
   auto status = harness.trySubscribe(spec, std::make_shared<RecordingSink>(), consumer);
   EXPECT_EQ(status.code, errc::invalid_argument);
   EXPECT_NE(status.message.find(topicName("t")), std::string::npos);

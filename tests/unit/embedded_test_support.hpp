@@ -23,7 +23,7 @@
 namespace reconsume::detail::embedded::testing {
 
 // Records every call; thread-safe. Holds no backend handle, so it can never call back.
-class RecordingSink final : public MessageSink {
+class RecordingSink final : public client::MessageSink {
  public:
   void onMessage(std::shared_ptr<MessageData> message) override {
     {
@@ -132,35 +132,34 @@ class Harness {
     admin = connectEmbeddedAdmin(ServiceUrl::parse("embedded://" + brokerName));
   }
 
-  std::shared_ptr<BackendProducer> producer(const std::string& topic,
-                                            ProducerOptions options = {}) {
+  std::shared_ptr<client::BackendProducer> producer(const std::string& topic,
+                                                    ProducerOptions options = {}) {
     options.topic = topic;
-    std::shared_ptr<BackendProducer> producer;
+    std::shared_ptr<client::BackendProducer> producer;
     callStatus([&](auto done) { backend->createProducer(options, std::move(done)); }, producer)
         .raiseIfFailed();
     return producer;
   }
 
-  Status trySubscribe(const SubscribeSpec& spec, std::shared_ptr<MessageSink> sink,
-                      std::shared_ptr<BackendConsumer>& consumer) {
+  Status trySubscribe(const client::SubscribeSpec& spec, std::shared_ptr<client::MessageSink> sink,
+                      std::shared_ptr<client::BackendConsumer>& consumer) {
     return callStatus(
         [&](auto done) { backend->subscribe(spec, std::move(sink), std::move(done)); }, consumer);
   }
 
-  std::shared_ptr<BackendConsumer> subscribe(const SubscribeSpec& spec,
-                                             std::shared_ptr<MessageSink> sink) {
-    std::shared_ptr<BackendConsumer> consumer;
+  std::shared_ptr<client::BackendConsumer> subscribe(const client::SubscribeSpec& spec,
+                                                     std::shared_ptr<client::MessageSink> sink) {
+    std::shared_ptr<client::BackendConsumer> consumer;
     trySubscribe(spec, std::move(sink), consumer).raiseIfFailed();
     return consumer;
   }
 
-  std::shared_ptr<BackendConsumer> subscribe(const std::string& topic,
-                                             const std::string& subscription, SubscriptionType type,
-                                             std::shared_ptr<MessageSink> sink,
-                                             InitialPosition position = InitialPosition::earliest,
-                                             int receiverQueueSize = 1000,
-                                             const std::string& consumerName = "") {
-    SubscribeSpec spec;
+  std::shared_ptr<client::BackendConsumer> subscribe(
+      const std::string& topic, const std::string& subscription, SubscriptionType type,
+      std::shared_ptr<client::MessageSink> sink,
+      InitialPosition position = InitialPosition::earliest, int receiverQueueSize = 1000,
+      const std::string& consumerName = "") {
+    client::SubscribeSpec spec;
     spec.topic = topic;
     spec.subscription = subscription;
     spec.type = type;
@@ -179,27 +178,28 @@ class Harness {
   }
 
   std::shared_ptr<ManualClock> clock;
-  std::shared_ptr<Backend> backend;
-  std::shared_ptr<AdminBackend> admin;
+  std::shared_ptr<client::Backend> backend;
+  std::shared_ptr<client::AdminBackend> admin;
 };
 
-inline Status trySend(BackendProducer& producer, const OutgoingMessage& message, MessageId& id) {
+inline Status trySend(client::BackendProducer& producer, const OutgoingMessage& message,
+                      MessageId& id) {
   return callStatus([&](auto done) { producer.send(message, std::move(done)); }, id);
 }
 
-inline MessageId send(BackendProducer& producer, const OutgoingMessage& message) {
+inline MessageId send(client::BackendProducer& producer, const OutgoingMessage& message) {
   MessageId id;
   trySend(producer, message, id).raiseIfFailed();
   return id;
 }
 
-inline MessageId send(BackendProducer& producer, const std::string& payload) {
+inline MessageId send(client::BackendProducer& producer, const std::string& payload) {
   OutgoingMessage message;
   message.payload = payload;
   return send(producer, message);
 }
 
-inline void ack(BackendConsumer& consumer, const MessageData& message) {
+inline void ack(client::BackendConsumer& consumer, const MessageData& message) {
   callStatus([&](auto done) { consumer.acknowledge(message, std::move(done)); }).raiseIfFailed();
 }
 

@@ -24,7 +24,7 @@ TEST(EmbeddedThreads, EveryMessageIsReceivedOnceAndAcknowledged) {
   auto topic = topicName("busy");
 
   std::vector<std::shared_ptr<RecordingSink>> sinks;
-  std::vector<std::shared_ptr<BackendConsumer>> consumers;
+  std::vector<std::shared_ptr<client::BackendConsumer>> consumers;
   for (int i = 0; i < kConsumers; ++i) {
     sinks.push_back(std::make_shared<RecordingSink>());
     consumers.push_back(harness.subscribe(topic, "s", SubscriptionType::shared, sinks.back(),

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 std::vector<std::string> elementsOf(std::string_view text) {
@@ -48,4 +48,4 @@ TEST(HistoryElements, NothingForTextThatIsNotAnArray) {
 }
 
 }  // namespace
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -6,7 +6,7 @@
 #include "admin/http_status.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::detail::http {
+namespace reconsume::detail::admin {
 namespace {
 
 TEST(AdminPaths, BuildsTopicAndNamespacePaths) {
@@ -133,4 +133,4 @@ TEST(AdminJson, SumsBacklogsOverPartitions) {
 }
 
 }  // namespace
-}  // namespace reconsume::detail::http
+}  // namespace reconsume::detail::admin

@@ -12,7 +12,7 @@
 #include "protocol/frame_encoder.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using namespace std::chrono_literals;
@@ -383,4 +383,4 @@ TEST(BatchAckTracker, StartsFromTheAckSetTheBrokerSent) {
 }
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -7,7 +7,7 @@
 #include "protocol/message_id.hpp"
 #include "protocol/outgoing.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using namespace std::chrono_literals;
@@ -32,7 +32,7 @@ TEST(Commands, ConnectAnnouncesVersionsAndFeatures) {
 TEST(Commands, ConnectWithTokenUsesTheTokenAuthMethod) {
   auto request = ConnectRequest::withToken("eyJhbGciOi.secret");
   request.proxyToBrokerUrl = "broker-2:6650";
-  const auto connect = protocol::connect(request).connect();
+  const auto connect = detail::protocol::connect(request).connect();
   EXPECT_EQ(connect.auth_method_name(), "token");
   EXPECT_EQ(connect.auth_data(), "eyJhbGciOi.secret");
   EXPECT_EQ(connect.proxy_to_broker_url(), "broker-2:6650");
@@ -100,7 +100,7 @@ TEST(Commands, SubscribeMapsTypesPositionsAndReaderOptions) {
                            .requestId = 13,
                            .consumerName = "c-1",
                            .initialPosition = InitialPosition::earliest};
-  auto subscribe = protocol::subscribe(request).subscribe();
+  auto subscribe = detail::protocol::subscribe(request).subscribe();
   EXPECT_EQ(subscribe.subtype(), proto::CommandSubscribe::Key_Shared);
   EXPECT_EQ(subscribe.initialposition(), proto::CommandSubscribe::Earliest);
   EXPECT_TRUE(subscribe.durable());
@@ -111,7 +111,7 @@ TEST(Commands, SubscribeMapsTypesPositionsAndReaderOptions) {
   request.type = SubscriptionType::failover;
   request.durable = false;
   request.startMessageId = MessageId(7, 8, 1);
-  subscribe = protocol::subscribe(request).subscribe();
+  subscribe = detail::protocol::subscribe(request).subscribe();
   EXPECT_EQ(subscribe.subtype(), proto::CommandSubscribe::Failover);
   EXPECT_FALSE(subscribe.durable());
   EXPECT_FALSE(subscribe.has_keysharedmeta());
@@ -120,9 +120,11 @@ TEST(Commands, SubscribeMapsTypesPositionsAndReaderOptions) {
   EXPECT_EQ(subscribe.start_message_id().partition(), 1);
 
   request.type = SubscriptionType::exclusive;
-  EXPECT_EQ(protocol::subscribe(request).subscribe().subtype(), proto::CommandSubscribe::Exclusive);
+  EXPECT_EQ(detail::protocol::subscribe(request).subscribe().subtype(),
+            proto::CommandSubscribe::Exclusive);
   request.type = SubscriptionType::shared;
-  EXPECT_EQ(protocol::subscribe(request).subscribe().subtype(), proto::CommandSubscribe::Shared);
+  EXPECT_EQ(detail::protocol::subscribe(request).subscribe().subtype(),
+            proto::CommandSubscribe::Shared);
 }
 
 TEST(Commands, EarliestGoesOutAsTheJavaClientSendsIt) {
@@ -156,7 +158,7 @@ TEST(Commands, AckNamesTheEntryAndCarriesAnAckSet) {
   EXPECT_FALSE(ack.message_id(0).has_batch_index());
   EXPECT_EQ(ackSetOf(ack.message_id(0)), words);
 
-  command = protocol::ack(3, MessageId(12, 34));
+  command = detail::protocol::ack(3, MessageId(12, 34));
   EXPECT_FALSE(command.ack().has_request_id());
   EXPECT_EQ(command.ack().message_id(0).ack_set_size(), 0);
 }
@@ -191,15 +193,15 @@ TEST(Commands, RedeliverCollapsesBatchIndexesToTheirEntry) {
   EXPECT_EQ(redeliver.message_ids(1).entryid(), 4u);
   EXPECT_EQ(redeliver.consumer_epoch(), 2u);
 
-  EXPECT_EQ(protocol::redeliver(3).redeliverunacknowledgedmessages().message_ids_size(), 0);
+  EXPECT_EQ(detail::protocol::redeliver(3).redeliverunacknowledgedmessages().message_ids_size(), 0);
 }
 
 TEST(Commands, SeekToABatchedMessageMarksTheEarlierIndexesAcknowledged) {
-  auto seek = protocol::seek(3, 14, MessageId(12, 34, -1, 2, 5)).seek();
+  auto seek = detail::protocol::seek(3, 14, MessageId(12, 34, -1, 2, 5)).seek();
   EXPECT_EQ(seek.message_id().entryid(), 34u);
   EXPECT_EQ(ackSetOf(seek.message_id()), std::vector<std::int64_t>{0b11100});
 
-  seek = protocol::seek(3, 14, MessageId(12, 34)).seek();
+  seek = detail::protocol::seek(3, 14, MessageId(12, 34)).seek();
   EXPECT_EQ(seek.message_id().ack_set_size(), 0);
 
   seek = seekToTime(3, 15, 1'700'000'000'000).seek();
@@ -265,7 +267,7 @@ TEST(Outgoing, CompressesAndRecordsTheUncompressedSize) {
 TEST(Outgoing, SendCommandTakesSequenceIdsFromTheMetadata) {
   proto::MessageMetadata meta;
   meta.set_sequence_id(10);
-  auto send = protocol::send(4, meta).send();
+  auto send = detail::protocol::send(4, meta).send();
   EXPECT_EQ(send.producer_id(), 4u);
   EXPECT_EQ(send.sequence_id(), 10u);
   EXPECT_FALSE(send.has_num_messages());
@@ -273,7 +275,7 @@ TEST(Outgoing, SendCommandTakesSequenceIdsFromTheMetadata) {
 
   meta.set_num_messages_in_batch(3);
   meta.set_highest_sequence_id(12);
-  send = protocol::send(4, meta).send();
+  send = detail::protocol::send(4, meta).send();
   EXPECT_EQ(send.num_messages(), 3);
   EXPECT_EQ(send.highest_sequence_id(), 12u);
 }
@@ -292,4 +294,4 @@ TEST(Outgoing, SizeCheckNamesBothSizes) {
 }
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -7,7 +7,7 @@
 #include "protocol_test_util.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 std::string sampleText(std::size_t size) {
@@ -127,4 +127,4 @@ TEST(Compression, MapsThePublicEnum) {
 }
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

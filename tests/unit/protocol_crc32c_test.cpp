@@ -7,7 +7,7 @@
 
 #include "protocol/crc32c.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using Crc = std::uint32_t (*)(std::uint32_t, const void*, std::size_t) noexcept;
@@ -98,4 +98,4 @@ INSTANTIATE_TEST_SUITE_P(BothPaths, Crc32cTest,
                          [](const auto& info) { return std::string(info.param.name); });
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

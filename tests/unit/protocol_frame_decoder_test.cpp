@@ -10,7 +10,7 @@
 #include "protocol/frame_encoder.hpp"
 #include "protocol_test_util.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using test::bytes;
@@ -450,4 +450,4 @@ TEST(FrameErrorNames, NameEveryKind) {
 }
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

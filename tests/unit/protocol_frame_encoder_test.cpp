@@ -6,7 +6,7 @@
 #include "protocol_test_util.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 using test::bytes;
@@ -66,4 +66,4 @@ TEST(FrameEncoder, RefusesACommandMissingRequiredFieldsNamingThem) {
 }
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

@@ -2,7 +2,7 @@
 
 #include "protocol/server_error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::protocol {
 namespace {
 
 TEST(ServerError, MapsEveryValue) {
@@ -62,4 +62,4 @@ TEST(ServerError, StatusNamesTheErrorAndKeepsTheBrokersText) {
 }
 
 }  // namespace
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::protocol

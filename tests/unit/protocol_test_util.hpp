@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace reconsume::protocol::test {
+namespace reconsume::detail::protocol::test {
 
 // "00 00 00 09 08 12" -> the bytes; spaces are ignored.
 inline std::string bytes(std::string_view hex) {
@@ -39,4 +39,4 @@ inline std::string hex(std::string_view data) {
   return out;
 }
 
-}  // namespace reconsume::protocol::test
+}  // namespace reconsume::detail::protocol::test

@@ -133,7 +133,7 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
 
 // A batch entry of three messages, as a Java producer writes it by default.
 std::string batchMessageFrame(std::uint64_t consumerId) {
-  protocol::BatchBuilder builder;
+  detail::protocol::BatchBuilder builder;
   for (int i = 0; i < 3; ++i) {
     OutgoingMessage message;
     message.payload = "b" + std::to_string(i);
@@ -146,7 +146,7 @@ std::string batchMessageFrame(std::uint64_t consumerId) {
   command.mutable_message()->mutable_message_id()->set_ledgerid(12);
   command.mutable_message()->mutable_message_id()->set_entryid(4);
   std::string out;
-  protocol::appendPayloadFrame(out, command, entry.metadata, entry.payload);
+  detail::protocol::appendPayloadFrame(out, command, entry.metadata, entry.payload);
   return out;
 }
 
@@ -218,7 +218,7 @@ namespace {
 void answerOnlyCloses(FakePeer& peer, std::promise<void>& asked, int requestsBeforeReady) {
   int requests = 0;
   for (;;) {
-    protocol::Frame frame;
+    detail::protocol::Frame frame;
     try {
       frame = peer.read(30s);
     } catch (const std::exception&) {
@@ -319,7 +319,7 @@ std::string plainMessageFrame(std::uint64_t consumerId, std::uint64_t entry) {
   command.mutable_message()->mutable_message_id()->set_ledgerid(5);
   command.mutable_message()->mutable_message_id()->set_entryid(entry);
   std::string out;
-  protocol::appendPayloadFrame(out, command, metadata, "e" + std::to_string(entry));
+  detail::protocol::appendPayloadFrame(out, command, metadata, "e" + std::to_string(entry));
   return out;
 }
 

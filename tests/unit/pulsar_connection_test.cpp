@@ -69,7 +69,7 @@ class Responses {
 
 class RecordingListener : public Connection::Listener {
  public:
-  void onFrame(protocol::Frame frame) override {
+  void onFrame(detail::protocol::Frame frame) override {
     std::lock_guard lock(mutex_);
     frames.push_back(std::move(frame));
     changed_.notify_all();
@@ -86,7 +86,7 @@ class RecordingListener : public Connection::Listener {
 
   std::mutex mutex_;
   std::condition_variable changed_;
-  std::vector<protocol::Frame> frames;
+  std::vector<detail::protocol::Frame> frames;
   std::vector<Status> lost;
 };
 
@@ -136,7 +136,7 @@ std::string messageFrame(std::uint64_t consumerId, std::uint64_t entry, std::str
   metadata.set_sequence_id(entry);
   metadata.set_publish_time(1'700'000'000'000);
   std::string out;
-  protocol::appendPayloadFrame(out, messageCommand(consumerId, entry), metadata, payload);
+  detail::protocol::appendPayloadFrame(out, messageCommand(consumerId, entry), metadata, payload);
   return out;
 }
 
@@ -153,14 +153,14 @@ TEST(PulsarConnection, HandshakeThenRequestAndAnswer) {
   auto connection = Connection::create(io.executor(), addressOf(broker), options());
   Responses responses;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("persistent://public/default/t", id), "LOOKUP t",
+  connection->request(id, detail::protocol::lookup("persistent://public/default/t", id), "LOOKUP t",
                       responses.callback(0));
   auto response = responses.wait(0);
   ASSERT_TRUE(response.status.ok()) << response.status.message;
   EXPECT_EQ(response.command.lookuptopicresponse().brokerserviceurl(), "pulsar://broker-1:6650");
   EXPECT_EQ(response.session, 1u);
   EXPECT_EQ(connection->maxMessageSize(), 1000u);
-  EXPECT_EQ(seen.protocol_version(), protocol::kProtocolVersion);
+  EXPECT_EQ(seen.protocol_version(), detail::protocol::kProtocolVersion);
   EXPECT_FALSE(seen.has_auth_method_name());
   connection->close();
 }
@@ -176,7 +176,7 @@ TEST(PulsarConnection, FramesReachTheListenerOfTheirIdAndPingsAreAnswered) {
     peer.write(success);
     peer.write(messageFrame(7, 1, "for seven"));
     peer.write(messageFrame(8, 2, "for nobody"));
-    peer.write(protocol::encodeFrame(protocol::ping()));
+    peer.write(detail::protocol::encodeFrame(detail::protocol::ping()));
     peer.expect(proto::BaseCommand::PONG);
     ponged.set_value();
     peer.waitForClose();
@@ -186,12 +186,12 @@ TEST(PulsarConnection, FramesReachTheListenerOfTheirIdAndPingsAreAnswered) {
   auto listener = std::make_shared<RecordingListener>();
   connection->attach(Connection::Kind::consumer, 7, listener);
   Responses responses;
-  protocol::SubscribeRequest request;
+  detail::protocol::SubscribeRequest request;
   request.topic = "persistent://public/default/t";
   request.subscription = "s";
   request.consumerId = 7;
   request.requestId = connection->newRequestId();
-  connection->request(request.requestId, protocol::subscribe(request), "SUBSCRIBE",
+  connection->request(request.requestId, detail::protocol::subscribe(request), "SUBSCRIBE",
                       responses.callback(0));
   auto subscribed = responses.wait(0);
   EXPECT_TRUE(subscribed.status.ok()) << subscribed.status.message;
@@ -231,7 +231,8 @@ TEST(PulsarConnection, CorruptFrameEndsTheSessionAndTheNextOneDeliversAgain) {
   connection->attach(Connection::Kind::consumer, 3, listener);
   Responses responses;
   auto first = connection->newRequestId();
-  connection->request(first, protocol::lookup("t", first), "LOOKUP t", responses.callback(0));
+  connection->request(first, detail::protocol::lookup("t", first), "LOOKUP t",
+                      responses.callback(0));
   auto lost = responses.wait(0);
   EXPECT_EQ(lost.status.code, errc::connection_lost);
   EXPECT_NE(lost.status.message.find("checksum"), std::string::npos) << lost.status.message;
@@ -242,7 +243,8 @@ TEST(PulsarConnection, CorruptFrameEndsTheSessionAndTheNextOneDeliversAgain) {
   // Listeners are per session: the consumer attaches again, as it does after resubscribing.
   connection->attach(Connection::Kind::consumer, 3, listener);
   auto second = connection->newRequestId();
-  connection->request(second, protocol::lookup("t", second), "LOOKUP t", responses.callback(1));
+  connection->request(second, detail::protocol::lookup("t", second), "LOOKUP t",
+                      responses.callback(1));
   auto answered = responses.wait(1);
   EXPECT_TRUE(answered.status.ok()) << answered.status.message;
   EXPECT_EQ(answered.session, 2u);
@@ -273,7 +275,7 @@ TEST(PulsarConnection, TruncatedAndOversizeInputEndTheSession) {
   Responses responses;
   for (int i = 0; i < 2; ++i) {
     auto id = connection->newRequestId();
-    connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(i));
+    connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(i));
     auto response = responses.wait(i);
     EXPECT_EQ(response.status.code, errc::connection_lost) << response.status.message;
   }
@@ -297,7 +299,8 @@ TEST(PulsarConnection, UnansweredRequestTimesOutOnceAndLateAnswersAreIgnored) {
   auto connection = Connection::create(io.executor(), addressOf(broker), options());
   Responses responses;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(0), 200ms);
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0),
+                      200ms);
   auto response = responses.wait(0);
   EXPECT_EQ(response.status.code, errc::timeout);
   EXPECT_NE(response.status.message.find("LOOKUP t"), std::string::npos) << response.status.message;
@@ -306,7 +309,8 @@ TEST(PulsarConnection, UnansweredRequestTimesOutOnceAndLateAnswersAreIgnored) {
   timedOut.set_value();
   // A second request on the same session still works (the late answer changed nothing).
   auto next = connection->newRequestId();
-  connection->request(next, protocol::lookup("t", next), "LOOKUP t", responses.callback(1), 300ms);
+  connection->request(next, detail::protocol::lookup("t", next), "LOOKUP t", responses.callback(1),
+                      300ms);
   EXPECT_EQ(responses.wait(1).status.code, errc::timeout);
   EXPECT_EQ(responses.count(), 2u);
   connection->close();
@@ -325,14 +329,14 @@ TEST(PulsarConnection, CloseCompletesEveryRequestOnceWithClosed) {
   Responses responses;
   for (int i = 0; i < 3; ++i) {
     auto id = connection->newRequestId();
-    connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(i));
+    connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(i));
   }
   ASSERT_EQ(received.get_future().wait_for(10s), std::future_status::ready);
   connection->close();
   for (int i = 0; i < 3; ++i) EXPECT_EQ(responses.wait(i).status.code, errc::closed);
   // After close, requests fail at once.
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(3));
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(3));
   EXPECT_EQ(responses.wait(3).status.code, errc::closed);
   EXPECT_FALSE(connection->usable());
 }
@@ -354,7 +358,7 @@ TEST(PulsarConnection, TokenIsSentAndARefusalFailsWaitingRequestsWithTheBrokersT
   auto connection = Connection::create(io.executor(), addressOf(broker), o);
   Responses responses;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
   auto response = responses.wait(0);
   EXPECT_EQ(response.status.code, errc::authentication);
   EXPECT_NE(response.status.message.find("token expired"), std::string::npos)
@@ -392,7 +396,7 @@ TEST(PulsarConnection, AuthChallengeIsAnsweredWithFreshCredentials) {
   auto connection = Connection::create(io.executor(), addressOf(broker), o);
   Responses responses;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
   EXPECT_TRUE(responses.wait(0).status.ok());
   EXPECT_EQ(answered, "token-2");
   connection->close();
@@ -417,7 +421,7 @@ TEST(PulsarConnection, SilentPeerGetsAPingAndIsDroppedAfterTwiceTheInterval) {
   auto connection = Connection::create(io.executor(), addressOf(broker), o);
   Responses responses;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
   auto pingAfter = pinged.get_future().get();
   auto dropAfter = dropped.get_future().get();
   EXPECT_GE(pingAfter, 150ms);
@@ -442,7 +446,8 @@ TEST(PulsarConnection, RequestsWaitForAConnectionUntilTheirTimeout) {
   auto connection = Connection::create(io.executor(), address, options());
   Responses responses;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("t", id), "LOOKUP t", responses.callback(0), 300ms);
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0),
+                      300ms);
   auto response = responses.wait(0);
   EXPECT_EQ(response.status.code, errc::timeout);
   EXPECT_NE(response.status.message.find("is down"), std::string::npos) << response.status.message;

@@ -78,7 +78,7 @@ TEST(PulsarReaderPosition, SeekRestartsAfterTheId) {
 
 TEST(PulsarBatchAcks, OnlyTheLastMessageOfAnEntrySendsTheAck) {
   BatchAcks acks;
-  auto tracker = acks.trackerFor({3, 9}, std::make_shared<protocol::BatchAckTracker>(3));
+  auto tracker = acks.trackerFor({3, 9}, std::make_shared<detail::protocol::BatchAckTracker>(3));
   EXPECT_EQ(acks.acknowledge({3, 9}, tracker, 1), BatchAcks::Outcome::recorded);
   EXPECT_EQ(acks.acknowledge({3, 9}, tracker, 1), BatchAcks::Outcome::already);
   EXPECT_EQ(acks.acknowledge({3, 9}, tracker, 0), BatchAcks::Outcome::recorded);
@@ -89,11 +89,11 @@ TEST(PulsarBatchAcks, OnlyTheLastMessageOfAnEntrySendsTheAck) {
 
 TEST(PulsarBatchAcks, ARedeliveredEntryKeepsWhatWasAcknowledged) {
   BatchAcks acks;
-  auto first = acks.trackerFor({3, 9}, std::make_shared<protocol::BatchAckTracker>(4));
+  auto first = acks.trackerFor({3, 9}, std::make_shared<detail::protocol::BatchAckTracker>(4));
   acks.acknowledge({3, 9}, first, 0);
   acks.acknowledge({3, 9}, first, 2);
   first.reset();  // the application dropped its messages; the record stays
-  auto again = acks.trackerFor({3, 9}, std::make_shared<protocol::BatchAckTracker>(4));
+  auto again = acks.trackerFor({3, 9}, std::make_shared<detail::protocol::BatchAckTracker>(4));
   EXPECT_TRUE(again->isAcknowledged(0));
   EXPECT_FALSE(again->isAcknowledged(1));
   EXPECT_TRUE(again->isAcknowledged(2));
@@ -103,12 +103,13 @@ TEST(PulsarBatchAcks, ARedeliveredEntryKeepsWhatWasAcknowledged) {
 
 TEST(PulsarBatchAcks, MessagesOfAnEntryShareOneTrackerWhileAlive) {
   BatchAcks acks;
-  auto tracker = acks.trackerFor({1, 1}, std::make_shared<protocol::BatchAckTracker>(2));
-  auto same = acks.trackerFor({1, 1}, std::make_shared<protocol::BatchAckTracker>(2));
+  auto tracker = acks.trackerFor({1, 1}, std::make_shared<detail::protocol::BatchAckTracker>(2));
+  auto same = acks.trackerFor({1, 1}, std::make_shared<detail::protocol::BatchAckTracker>(2));
   EXPECT_EQ(tracker, same);
   // Indexes another client acknowledged (batch-index acknowledgement) count here too.
   std::vector<std::int64_t> ackSet{0b01};  // index 0 pending, index 1 acknowledged
-  auto merged = acks.trackerFor({1, 1}, std::make_shared<protocol::BatchAckTracker>(2, ackSet));
+  auto merged =
+      acks.trackerFor({1, 1}, std::make_shared<detail::protocol::BatchAckTracker>(2, ackSet));
   EXPECT_EQ(merged, tracker);
   EXPECT_TRUE(tracker->isAcknowledged(1));
   EXPECT_EQ(acks.acknowledge({1, 1}, tracker, 0), BatchAcks::Outcome::complete);

@@ -33,7 +33,7 @@ class FakePeer {
   explicit FakePeer(int fd) : fd_(fd) {}
 
   // The next frame the client sent; throws when none comes within `timeout` or the client closed.
-  protocol::Frame read(std::chrono::milliseconds timeout = 5s) {
+  detail::protocol::Frame read(std::chrono::milliseconds timeout = 5s) {
     auto deadline = std::chrono::steady_clock::now() + timeout;
     for (;;) {
       auto result = decoder_.next();
@@ -53,12 +53,13 @@ class FakePeer {
   }
 
   // Reads frames until one of `type` arrives (answering PINGs on the way); returns it.
-  protocol::Frame expect(proto::BaseCommand::Type type, std::chrono::milliseconds timeout = 5s) {
+  detail::protocol::Frame expect(proto::BaseCommand::Type type,
+                                 std::chrono::milliseconds timeout = 5s) {
     for (;;) {
       auto frame = read(timeout);
       if (frame.command.type() == type) return frame;
       if (frame.command.type() == proto::BaseCommand::PING) {
-        write(protocol::encodeFrame(protocol::pong()));
+        write(detail::protocol::encodeFrame(detail::protocol::pong()));
         continue;
       }
       throw std::runtime_error("expected " + proto::BaseCommand::Type_Name(type) + ", got " +
@@ -74,7 +75,7 @@ class FakePeer {
     connected.mutable_connected()->set_server_version("fake-broker");
     connected.mutable_connected()->set_protocol_version(21);
     connected.mutable_connected()->set_max_message_size(maxMessageSize);
-    write(protocol::encodeFrame(connected));
+    write(detail::protocol::encodeFrame(connected));
     return connect;
   }
 
@@ -85,7 +86,7 @@ class FakePeer {
       bytes.remove_prefix(static_cast<std::size_t>(n));
     }
   }
-  void write(const proto::BaseCommand& command) { write(protocol::encodeFrame(command)); }
+  void write(const proto::BaseCommand& command) { write(detail::protocol::encodeFrame(command)); }
 
   // Answers CLOSE_PRODUCER and CLOSE_CONSUMER with SUCCESS (and drops every other frame) until
   // the client closes the connection; true when it did within `timeout`.
@@ -95,7 +96,7 @@ class FakePeer {
       auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
           deadline - std::chrono::steady_clock::now());
       if (left.count() <= 0) return false;
-      protocol::Frame frame;
+      detail::protocol::Frame frame;
       try {
         frame = read(left);
       } catch (const std::exception&) {
@@ -132,7 +133,7 @@ class FakePeer {
 
  private:
   int fd_;
-  protocol::FrameDecoder decoder_;
+  detail::protocol::FrameDecoder decoder_;
 };
 
 class FakeBroker {

@@ -8,19 +8,19 @@
 namespace reconsume::detail::pulsar {
 namespace {
 
-using protocol::test::bytes;
-using protocol::test::hex;
+using detail::protocol::test::bytes;
+using detail::protocol::test::hex;
 
-protocol::Frame decodeOne(const std::string& stream) {
-  protocol::FrameDecoder decoder;
+detail::protocol::Frame decodeOne(const std::string& stream) {
+  detail::protocol::FrameDecoder decoder;
   decoder.feed(stream);
   auto result = decoder.next();
   EXPECT_TRUE(result.hasFrame());
-  return result.hasFrame() ? std::move(result.frame()) : protocol::Frame{};
+  return result.hasFrame() ? std::move(result.frame()) : detail::protocol::Frame{};
 }
 
-protocol::Frame frameOf(const proto::BaseCommand& command) {
-  return decodeOne(protocol::encodeFrame(command));
+detail::protocol::Frame frameOf(const proto::BaseCommand& command) {
+  return decodeOne(detail::protocol::encodeFrame(command));
 }
 
 TEST(PulsarHandshake, ConnectWithoutCredentialsIsExactlyTheseBytes) {

@@ -125,7 +125,7 @@ TEST_F(PulsarLookup, ProxyThroughTheServiceUrlConnectsThereAndNamesTheOwner) {
   auto connection = pool_->get(address);
   std::promise<Response> answered;
   auto id = connection->newRequestId();
-  connection->request(id, protocol::lookup("persistent://public/default/t", id), "LOOKUP",
+  connection->request(id, detail::protocol::lookup("persistent://public/default/t", id), "LOOKUP",
                       [&](Response response) { answered.set_value(std::move(response)); });
   auto response = answered.get_future().get();
   EXPECT_TRUE(response.status.ok()) << response.status.message;

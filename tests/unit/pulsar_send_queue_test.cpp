@@ -11,16 +11,16 @@ using namespace std::chrono_literals;
 using TimePoint = SendQueue::TimePoint;
 const TimePoint t0 = TimePoint() + 1h;
 
-protocol::EncodedMessage message(std::string payload) {
+detail::protocol::EncodedMessage message(std::string payload) {
   OutgoingMessage outgoing;
   outgoing.payload = std::move(payload);
-  return protocol::encodeMessage(outgoing, {.producerName = "p", .publishTimeMs = 1000});
+  return detail::protocol::encodeMessage(outgoing, {.producerName = "p", .publishTimeMs = 1000});
 }
 
 // The real SEND frame for producer 9, as the producer writes it.
-std::string encode(protocol::EncodedMessage& m, std::uint64_t sequenceId) {
+std::string encode(detail::protocol::EncodedMessage& m, std::uint64_t sequenceId) {
   m.metadata.set_sequence_id(sequenceId);
-  return protocol::encodeSend(9, m);
+  return detail::protocol::encodeSend(9, m);
 }
 
 struct Results {
@@ -40,7 +40,7 @@ TEST(PulsarSendQueue, SequenceIdsGoIntoTheFramesAndReceiptsCompleteInOrder) {
   }
   ASSERT_EQ(queue.pending().size(), 3u);
   // The frame is a SEND of producer 9 with the sequence id in command and metadata.
-  protocol::FrameDecoder decoder;
+  detail::protocol::FrameDecoder decoder;
   decoder.feed(queue.pending()[1].frame);
   auto frame = decoder.next();
   ASSERT_TRUE(frame.hasFrame());

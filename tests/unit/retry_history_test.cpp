@@ -4,7 +4,7 @@
 
 #include <boost/json.hpp>
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 using namespace std::chrono_literals;
@@ -120,4 +120,4 @@ TEST(RetryHistory, ShortensTheReasonWhenTheEntryAloneIsTooLarge) {
 }
 
 }  // namespace
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

@@ -7,7 +7,7 @@
 #include "expect_error.hpp"
 #include "retry/retry_history.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 using namespace std::chrono_literals;
@@ -283,4 +283,4 @@ TEST(RetryProperties, IncomingPropertiesAreNotChanged) {
 }
 
 }  // namespace
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

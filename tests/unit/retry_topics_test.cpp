@@ -4,7 +4,7 @@
 
 #include "expect_error.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 using testing::invalidArgumentText;
@@ -41,4 +41,4 @@ TEST(RetryTopics, RejectsBadInputNamingIt) {
 }
 
 }  // namespace
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

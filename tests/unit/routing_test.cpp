@@ -9,7 +9,7 @@
 
 #include "expect_error.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::retry {
 namespace {
 
 using namespace std::chrono_literals;
@@ -329,4 +329,4 @@ TEST(PropertyCount, AcceptsOnlyPlainNonNegativeIntegers) {
 }
 
 }  // namespace
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::retry

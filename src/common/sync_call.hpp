@@ -10,7 +10,7 @@
 #include <optional>
 #include <tuple>
 
-#include "client/backend.hpp"
+#include "common/callback.hpp"
 
 namespace reconsume::detail {
 

@@ -1,4 +1,4 @@
-#include "retry/json_fields.hpp"
+#include "config/json_fields.hpp"
 
 #include <boost/json/serialize.hpp>
 #include <charconv>
@@ -7,7 +7,7 @@
 #include "common/duration.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::config {
 
 std::string showJson(const boost::json::value& value) {
   constexpr std::size_t kMax = 80;
@@ -115,4 +115,4 @@ void JsonFields::rejectUnknownKeys() const {
   }
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::config

@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace reconsume::retry {
+namespace reconsume::detail::config {
 
 // The value as JSON text, shortened for error messages.
 std::string showJson(const boost::json::value& value);
@@ -48,4 +48,4 @@ class JsonFields {
   std::set<std::string, std::less<>> read_;
 };
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::config

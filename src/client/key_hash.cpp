@@ -1,10 +1,10 @@
-#include "protocol/key_hash.hpp"
+#include "client/key_hash.hpp"
 
 #include <string>
 
 #include "reconsume/error.hpp"
 
-namespace reconsume::protocol {
+namespace reconsume::detail::client {
 namespace {
 
 constexpr std::uint32_t kC1 = 0xcc9e2d51u;
@@ -116,4 +116,4 @@ int partitionForKey(std::string_view key, int numPartitions, HashingScheme schem
   return hash % numPartitions;
 }
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::client

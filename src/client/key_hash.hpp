@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace reconsume::protocol {
+namespace reconsume::detail::client {
 
 enum class HashingScheme { javaStringHash, murmur3_32Hash };
 
@@ -38,4 +38,4 @@ std::int32_t javaStringHash(std::string_view utf8Key) noexcept;
 int partitionForKey(std::string_view key, int numPartitions,
                     HashingScheme scheme = HashingScheme::javaStringHash);
 
-}  // namespace reconsume::protocol
+}  // namespace reconsume::detail::client

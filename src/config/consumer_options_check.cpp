@@ -1,10 +1,10 @@
-#include "retry/consumer_options_check.hpp"
+#include "config/consumer_options_check.hpp"
 
 #include "common/duration.hpp"
 #include "common/topic_name.hpp"
 #include "reconsume/error.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::config {
 namespace {
 
 [[noreturn]] void fail(std::string_view option, std::string_view why) {
@@ -50,4 +50,4 @@ void validateConsumerOptions(const ConsumerOptions& options) {
   if (options.deadLetterTopic) checkTopic("deadLetterTopic", *options.deadLetterTopic);
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::config

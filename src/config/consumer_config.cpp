@@ -6,15 +6,15 @@
 #include <fstream>
 #include <sstream>
 
+#include "config/consumer_options_check.hpp"
+#include "config/error_text.hpp"
+#include "config/json_fields.hpp"
 #include "reconsume/error.hpp"
-#include "retry/consumer_options_check.hpp"
-#include "retry/error_text.hpp"
-#include "retry/json_fields.hpp"
 
 namespace reconsume {
 namespace {
 
-using retry::JsonFields;
+using detail::config::JsonFields;
 
 boost::json::value parseJson(std::string_view text) {
   boost::json::parser parser;
@@ -96,7 +96,7 @@ RetryPolicy readRetry(const boost::json::object& object) {
     try {
       return RetryPolicy::levels(DelayLevels::parse(*levels), maxRetries);
     } catch (const Error& e) {
-      fields.fail("levels", "is invalid: " + retry::errorText(e));
+      fields.fail("levels", "is invalid: " + detail::config::errorText(e));
     }
   }
   if (exponential) {
@@ -116,7 +116,7 @@ std::shared_ptr<const RedeliveryBackoff> readBackoff(const boost::json::object& 
   if (!type) {
     throw Error(errc::invalid_argument, path + " needs a \"type\" (e.g. \"multiplier\")");
   }
-  if (!type->is_string()) retry::failJson(path + ".type", *type, "must be a string");
+  if (!type->is_string()) detail::config::failJson(path + ".type", *type, "must be a string");
 
   std::map<std::string, BackoffParams::Value, std::less<>> values;
   for (const auto& [key, value] : object) {
@@ -127,13 +127,13 @@ std::shared_ptr<const RedeliveryBackoff> readBackoff(const boost::json::object& 
     } else if (value.is_int64()) {
       values.emplace(key, value.get_int64());
     } else if (value.is_uint64()) {
-      retry::failJson(keyPath, value, "is too large");
+      detail::config::failJson(keyPath, value, "is too large");
     } else if (value.is_double()) {
       values.emplace(key, value.get_double());
     } else if (value.is_bool()) {
       values.emplace(key, value.get_bool());
     } else {
-      retry::failJson(keyPath, value, "must be a string, a number or a boolean");
+      detail::config::failJson(keyPath, value, "must be a string, a number or a boolean");
     }
   }
   BackoffParams params(path, std::move(values));
@@ -142,7 +142,7 @@ std::shared_ptr<const RedeliveryBackoff> readBackoff(const boost::json::object& 
   try {
     backoff = registry.create(typeName, params);
   } catch (const Error& e) {
-    std::string text = retry::errorText(e);
+    std::string text = detail::config::errorText(e);
     // Errors of BackoffParams already start with the path; others get it here.
     if (text.rfind(path, 0) != 0) text = path + " (type '" + typeName + "'): " + text;
     throw Error(e.code(), text);
@@ -161,7 +161,7 @@ std::shared_ptr<const RedeliveryBackoff> readBackoff(const boost::json::object& 
 
 ConsumerOptions readOptions(const boost::json::value& document, const BackoffRegistry& registry) {
   if (!document.is_object()) {
-    retry::failJson("the document", document, "must be a JSON object");
+    detail::config::failJson("the document", document, "must be a JSON object");
   }
   JsonFields fields(document.get_object(), "");
   ConsumerOptions options;
@@ -170,7 +170,7 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
     for (std::size_t i = 0; i < topics->size(); ++i) {
       const auto& topic = (*topics)[i];
       if (!topic.is_string()) {
-        retry::failJson("topics[" + std::to_string(i) + "]", topic, "must be a string");
+        detail::config::failJson("topics[" + std::to_string(i) + "]", topic, "must be a string");
       }
       options.topics.emplace_back(topic.get_string());
     }
@@ -196,7 +196,7 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
     if (const auto* backoff = fields.object(key)) *target = readBackoff(*backoff, key, registry);
   }
   fields.rejectUnknownKeys();
-  retry::validateConsumerOptions(options);
+  detail::config::validateConsumerOptions(options);
   return options;
 }
 
@@ -205,7 +205,7 @@ ConsumerOptions parseFrom(std::string_view json, const BackoffRegistry& registry
   try {
     return readOptions(parseJson(json), registry);
   } catch (const Error& e) {
-    throw Error(e.code(), source + ": " + retry::errorText(e));
+    throw Error(e.code(), source + ": " + detail::config::errorText(e));
   }
 }
 

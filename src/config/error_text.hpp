@@ -7,7 +7,7 @@
 #include <string_view>
 #include <system_error>
 
-namespace reconsume::retry {
+namespace reconsume::detail::config {
 
 inline std::string errorText(const std::system_error& error) {
   std::string_view text = error.what();
@@ -18,4 +18,4 @@ inline std::string errorText(const std::system_error& error) {
   return std::string(text);
 }
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::config

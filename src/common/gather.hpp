@@ -6,7 +6,7 @@
 #include <mutex>
 #include <vector>
 
-#include "client/backend.hpp"
+#include "common/callback.hpp"
 
 namespace reconsume::detail {
 

@@ -3,9 +3,9 @@
 // Thread safety: pure function.
 #pragma once
 
-#include "reconsume/consumer.hpp"
+#include "reconsume/consumer_options.hpp"
 
-namespace reconsume::retry {
+namespace reconsume::detail::config {
 
 // Throws Error(errc::invalid_argument) naming the option and its value ("ConsumerOptions.topics[1]
 // 'a/b' is invalid: ...") for: no topics, an invalid topic name, an empty subscription,
@@ -14,4 +14,4 @@ namespace reconsume::retry {
 // they cannot be used together), an invalid retryTopic or deadLetterTopic. Changes nothing.
 void validateConsumerOptions(const ConsumerOptions& options);
 
-}  // namespace reconsume::retry
+}  // namespace reconsume::detail::config

@@ -1,0 +1,56 @@
+// ConsumerOptions and ReconsumeOptions: how a Consumer subscribes, retries and gives messages
+// back (Client::subscribe checks them; loadConsumerOptions reads them from a JSON file).
+//
+// Thread safety: plain values.
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "reconsume/redelivery_backoff.hpp"
+#include "reconsume/retry_policy.hpp"
+
+namespace reconsume {
+
+enum class SubscriptionType { exclusive, shared, failover, keyShared };
+enum class InitialPosition { latest, earliest };
+
+struct ConsumerOptions {
+  std::vector<std::string> topics;
+  std::string subscription;
+  SubscriptionType subscriptionType{SubscriptionType::shared};
+  // Where a new subscription starts. The retry topic's subscription always starts at the
+  // earliest message, so no retry published before the first subscribe is missed.
+  InitialPosition initialPosition{InitialPosition::latest};
+  std::string consumerName;  // empty: generated
+  int receiverQueueSize{1000};
+
+  std::optional<RetryPolicy> retry;  // set: reconsumeLater and deadLetter are enabled
+  std::optional<std::string> retryTopic, deadLetterTopic;  // defaults per SPEC.md section 3
+  std::string deadLetterSubscription{"reconsume-dlq"};
+
+  // Redelivered after this long without an acknowledgement (0: never), plus
+  // ackTimeoutRedeliveryBackoff->next(redeliveryCount) when a backoff is set.
+  std::chrono::milliseconds ackTimeout{0};
+  std::shared_ptr<const RedeliveryBackoff> ackTimeoutRedeliveryBackoff;
+  // A negatively acknowledged message is redelivered after this delay, or after
+  // negativeAckRedeliveryBackoff->next(redeliveryCount) (at least 100 ms) when a backoff is set.
+  // The two cannot be combined: a non-default delay together with a backoff is an
+  // invalid-argument error at subscribe. Neither is respected when a consumer crashes: the broker
+  // then redelivers its unacknowledged messages at once.
+  std::chrono::milliseconds negativeAckRedeliveryDelay{std::chrono::minutes(1)};
+  std::shared_ptr<const RedeliveryBackoff> negativeAckRedeliveryBackoff;
+};
+
+struct ReconsumeOptions {
+  std::optional<int> level;                        // explicit level, 1-based
+  std::optional<std::chrono::milliseconds> delay;  // explicit delay (not with level)
+  std::string reason;                              // kept in RECONSUME_REASON and the history
+  std::map<std::string, std::string> properties;   // applied last; cannot change RECONSUMETIMES
+};
+
+}  // namespace reconsume
