@@ -36,11 +36,16 @@ namespace reconsume {
 namespace detail::client {
 class ConsumerImpl;
 }
+namespace detail::retry {
+class Reconsumer;
+}
 
 class Consumer {
  public:
   Consumer() = default;
-  explicit Consumer(std::shared_ptr<detail::client::ConsumerImpl> impl);
+  // The core consumer and, when a retry policy is set, the retry layer that holds it.
+  Consumer(std::shared_ptr<detail::client::ConsumerImpl> core,
+           std::shared_ptr<detail::retry::Reconsumer> retry);
 
   // Blocks until a message arrives.
   Message receive();
@@ -64,7 +69,7 @@ class Consumer {
   auto asyncReceive(CompletionToken&& token) {
     using Signature = void(boost::system::error_code, Message);
     return boost::asio::async_initiate<CompletionToken, Signature>(
-        [impl = impl_](auto handler) {
+        [impl = handles()](auto handler) {
           startReceive(impl, detail::Completion<Signature>(std::move(handler), executorOf(impl)));
         },
         token);
@@ -125,12 +130,16 @@ class Consumer {
  private:
   // The operations capture the shared state, not `this`: a deferred token (use_awaitable) may
   // start the operation after this handle is gone.
-  using Impl = std::shared_ptr<detail::client::ConsumerImpl>;
+  struct Impl {
+    std::shared_ptr<detail::client::ConsumerImpl> core;
+    std::shared_ptr<detail::retry::Reconsumer> retry;  // null: no retry policy
+  };
+  Impl handles() const { return {impl_, retry_}; }
   using Done = detail::Completion<void(boost::system::error_code)>;
   template <typename CompletionToken, typename Start>
   auto initiate(CompletionToken& token, Start start) {
     return boost::asio::async_initiate<CompletionToken, void(boost::system::error_code)>(
-        [impl = impl_](auto handler, Start s) {
+        [impl = handles()](auto handler, Start s) {
           s(impl, Done(std::move(handler), executorOf(impl)));
         },
         token, std::move(start));
@@ -145,6 +154,7 @@ class Consumer {
                               Done done);
 
   std::shared_ptr<detail::client::ConsumerImpl> impl_;
+  std::shared_ptr<detail::retry::Reconsumer> retry_;
 };
 
 }  // namespace reconsume

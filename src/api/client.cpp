@@ -6,7 +6,8 @@
 #include "client/producer_impl.hpp"
 #include "common/sync_call.hpp"
 #include "common/topic_name.hpp"
-#include "retry/retry_subscribe.hpp"
+#include "config/consumer_options_check.hpp"
+#include "retry/reconsumer.hpp"
 
 namespace reconsume {
 
@@ -34,9 +35,17 @@ Producer Client::createProducer(const ProducerOptions& options) {
 
 Consumer Client::subscribe(const ConsumerOptions& options) {
   stateOf(impl_, "Client");
-  auto [consumer] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>(
-      [&](auto done) { detail::retry::subscribe(impl_, options, done); });
-  return Consumer(std::move(consumer));
+  auto checked = detail::config::normalizeConsumerOptions(options);
+  if (!checked.retry) {
+    // Without a retry policy no retry code is involved.
+    auto [core] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>([&](auto done) {
+      detail::client::ConsumerImpl::create(impl_, detail::client::ConsumerSpec::of(checked), done);
+    });
+    return Consumer(std::move(core), nullptr);
+  }
+  auto [retry] = syncCall<std::shared_ptr<detail::retry::Reconsumer>>(
+      [&](auto done) { detail::retry::Reconsumer::subscribe(impl_, std::move(checked), done); });
+  return Consumer(retry->consumer(), retry);
 }
 
 Reader Client::createReader(std::string_view topic) {

@@ -13,32 +13,38 @@ using detail::api::stateOf;
 
 namespace {
 
-// reconsumeLater and deadLetter, blocking or not: both go through the consumer's Reconsumer.
-void startRetry(detail::client::ConsumerImpl& consumer, const Message& message,
-                const detail::retry::RetryRequest& request, const std::string& reason,
-                const std::map<std::string, std::string>& properties, detail::Callback<> done) {
-  detail::retry::Reconsumer* reconsumer = nullptr;
-  if (auto status = detail::retry::reconsumerOf(consumer, reconsumer); !status.ok())
-    return done(status);
-  reconsumer->reconsume(consumer, message, request, reason, properties, std::move(done));
+// reconsumeLater and deadLetter, blocking or not: both go through the retry layer, which exists
+// only when the consumer has a retry policy.
+void startRetry(const detail::client::ConsumerImpl& core, detail::retry::Reconsumer* retry,
+                const Message& message, const detail::retry::RetryRequest& request,
+                const std::string& reason, const std::map<std::string, std::string>& properties,
+                detail::Callback<> done) {
+  if (!retry) {
+    return done(Status(errc::invalid_argument,
+                       "reconsumeLater and deadLetter need a retry policy: subscription '" +
+                           core.options().subscription +
+                           "' was created without ConsumerOptions::retry"));
+  }
+  retry->reconsume(message, request, reason, properties, std::move(done));
 }
 
-void reconsumeWith(detail::client::ConsumerImpl& consumer, const Message& message,
-                   const ReconsumeOptions& options, detail::Callback<> done) {
+void reconsumeWith(const detail::client::ConsumerImpl& core, detail::retry::Reconsumer* retry,
+                   const Message& message, const ReconsumeOptions& options,
+                   detail::Callback<> done) {
   detail::retry::RetryRequest request;
   try {
     request = detail::retry::RetryRequest::from(options);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
-  startRetry(consumer, message, request, options.reason, options.properties, std::move(done));
+  startRetry(core, retry, message, request, options.reason, options.properties, std::move(done));
 }
 
-void deadLetterWith(detail::client::ConsumerImpl& consumer, const Message& message,
-                    const std::string& reason, detail::Callback<> done) {
+void deadLetterWith(const detail::client::ConsumerImpl& core, detail::retry::Reconsumer* retry,
+                    const Message& message, const std::string& reason, detail::Callback<> done) {
   detail::retry::RetryRequest request;
   request.kind = detail::retry::RetryRequest::Kind::deadLetter;
-  startRetry(consumer, message, request, reason, {}, std::move(done));
+  startRetry(core, retry, message, request, reason, {}, std::move(done));
 }
 
 // Adapts a public Completion to an internal callback, logging the text of a failure.
@@ -56,7 +62,9 @@ auto completeWith(detail::client::ConsumerImpl& consumer,
 
 }  // namespace
 
-Consumer::Consumer(std::shared_ptr<detail::client::ConsumerImpl> impl) : impl_(std::move(impl)) {}
+Consumer::Consumer(std::shared_ptr<detail::client::ConsumerImpl> core,
+                   std::shared_ptr<detail::retry::Reconsumer> retry)
+    : impl_(std::move(core)), retry_(std::move(retry)) {}
 
 Message Consumer::receive() {
   return *stateOf(impl_, "Consumer").receive(std::nullopt);
@@ -96,37 +104,39 @@ void Consumer::reconsumeLater(const Message& message, std::chrono::milliseconds 
 }
 
 void Consumer::reconsumeLater(const Message& message, const ReconsumeOptions& options) {
-  auto& impl = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { reconsumeWith(impl, message, options, done); });
+  auto& core = stateOf(impl_, "Consumer");
+  syncCall<>([&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
 }
 
 void Consumer::deadLetter(const Message& message, std::string_view reason) {
-  auto& impl = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { deadLetterWith(impl, message, std::string(reason), done); });
+  auto& core = stateOf(impl_, "Consumer");
+  syncCall<>(
+      [&](auto done) { deadLetterWith(core, retry_.get(), message, std::string(reason), done); });
 }
 
 boost::asio::any_io_executor Consumer::executorOf(const Impl& impl) {
-  return stateOf(impl, "Consumer").client().executor();
+  return stateOf(impl.core, "Consumer").client().executor();
 }
 
 void Consumer::startReceive(const Impl& impl,
                             detail::Completion<void(boost::system::error_code, Message)> done) {
-  impl->receiveAsync(completeWith(*impl, std::move(done), "asyncReceive"));
+  impl.core->receiveAsync(completeWith(*impl.core, std::move(done), "asyncReceive"));
 }
 
 void Consumer::startAcknowledge(const Impl& impl, const Message& message, Done done) {
-  impl->acknowledge(message, completeWith(*impl, std::move(done), "asyncAcknowledge"));
+  impl.core->acknowledge(message, completeWith(*impl.core, std::move(done), "asyncAcknowledge"));
 }
 
 void Consumer::startReconsumeLater(const Impl& impl, const Message& message,
                                    const ReconsumeOptions& options, Done done) {
-  reconsumeWith(*impl, message, options,
-                completeWith(*impl, std::move(done), "asyncReconsumeLater"));
+  reconsumeWith(*impl.core, impl.retry.get(), message, options,
+                completeWith(*impl.core, std::move(done), "asyncReconsumeLater"));
 }
 
 void Consumer::startDeadLetter(const Impl& impl, const Message& message, const std::string& reason,
                                Done done) {
-  deadLetterWith(*impl, message, reason, completeWith(*impl, std::move(done), "asyncDeadLetter"));
+  deadLetterWith(*impl.core, impl.retry.get(), message, reason,
+                 completeWith(*impl.core, std::move(done), "asyncDeadLetter"));
 }
 
 const std::string& Consumer::subscription() const {
@@ -134,30 +144,30 @@ const std::string& Consumer::subscription() const {
 }
 
 const std::vector<std::string>& Consumer::topics() const {
-  return stateOf(impl_, "Consumer").topics();
+  auto& core = stateOf(impl_, "Consumer");
+  return retry_ ? retry_->givenTopics() : core.topics();
 }
 
 std::optional<std::string> Consumer::retryTopic() const {
-  detail::retry::Reconsumer* reconsumer = nullptr;
-  if (!detail::retry::reconsumerOf(stateOf(impl_, "Consumer"), reconsumer).ok())
-    return std::nullopt;
-  return reconsumer->topics().retryTopic;
+  stateOf(impl_, "Consumer");
+  if (!retry_) return std::nullopt;
+  return retry_->topics().retryTopic;
 }
 
 std::optional<std::string> Consumer::deadLetterTopic() const {
-  detail::retry::Reconsumer* reconsumer = nullptr;
-  if (!detail::retry::reconsumerOf(stateOf(impl_, "Consumer"), reconsumer).ok())
-    return std::nullopt;
-  return reconsumer->topics().deadLetterTopic;
+  stateOf(impl_, "Consumer");
+  if (!retry_) return std::nullopt;
+  return retry_->topics().deadLetterTopic;
 }
 
 boost::asio::any_io_executor Consumer::executor() const {
-  return executorOf(impl_);
+  return executorOf(handles());
 }
 
 void Consumer::close() {
-  auto& impl = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { impl.close(done); });
+  auto& core = stateOf(impl_, "Consumer");
+  // The retry layer closes its producers, then the core consumer it holds.
+  syncCall<>([&](auto done) { retry_ ? retry_->close(done) : core.close(done); });
 }
 
 }  // namespace reconsume

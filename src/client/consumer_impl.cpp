@@ -37,15 +37,24 @@ class ConsumerImpl::Sink final : public MessageSink {
   std::size_t slot_;
 };
 
+ConsumerSpec ConsumerSpec::of(const ConsumerOptions& options) {
+  ConsumerSpec spec;
+  for (const auto& topic : options.topics) {
+    spec.topics.push_back({topic, options.subscriptionType, options.initialPosition});
+  }
+  spec.options = options;
+  return spec;
+}
+
 ConsumerImpl::ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec)
     : client_(std::move(client)), spec_(std::move(spec)) {
   flowThreshold_ = static_cast<std::uint32_t>(std::max(1, spec_.options.receiverQueueSize / 2));
+  for (const auto& topic : spec_.topics) topicNames_.push_back(topic.topic);
 }
 
 void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpec spec,
                           Callback<std::shared_ptr<ConsumerImpl>> done) {
   std::shared_ptr<ConsumerImpl> consumer(new ConsumerImpl(client, std::move(spec)));
-  for (const auto& topic : consumer->spec_.topics) consumer->givenTopics_.push_back(topic.topic);
 
   auto redeliver = [weak = std::weak_ptr<ConsumerImpl>(consumer)](std::size_t slot,
                                                                   std::vector<MessageId> ids) {
@@ -257,19 +266,11 @@ void ConsumerImpl::close(Callback<> done) {
   queue_.close(closedStatus());
   negativeAcks_->clear();
   ackTimeouts_->clear();
-  auto self = shared_from_this();
-  auto closeSlots = [self, done](const Status&) {
-    std::size_t open = 0;
-    for (auto& slot : self->slots_) open += slot->backend ? 1 : 0;
-    auto finish = countDown(open, done);
-    for (auto& slot : self->slots_) {
-      if (slot->backend) slot->backend->close(finish);
-    }
-  };
-  if (onClose) {
-    onClose(closeSlots);
-  } else {
-    closeSlots({});
+  std::size_t open = 0;
+  for (auto& slot : slots_) open += slot->backend ? 1 : 0;
+  auto finish = countDown(open, std::move(done));
+  for (auto& slot : slots_) {
+    if (slot->backend) slot->backend->close(finish);
   }
 }
 

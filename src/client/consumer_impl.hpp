@@ -1,8 +1,7 @@
 // The state behind a Consumer (and a Reader): one backend consumer per topic or partition, a
 // receive queue merging them, flow permits handed back as the application takes messages, and
 // the negative-ack and ack-timeout redelivery timers. Knows nothing of retry topics: the retry
-// layer (src/retry) adds the retry topic as one more subscription and hooks in through
-// `extension` and `onClose`.
+// layer (src/retry) subscribes the retry topic as one more topic and holds the consumer.
 #pragma once
 
 #include <atomic>
@@ -33,6 +32,9 @@ struct ConsumerSpec {
   bool durable{true};                       // false: a reader
   std::optional<MessageId> startMessageId;  // readers
   bool startMessageIdInclusive{false};
+
+  // A durable consumer of `options.topics` (checked and canonical), with their type and position.
+  static ConsumerSpec of(const ConsumerOptions& options);
 };
 
 class ConsumerImpl : public Closeable, public std::enable_shared_from_this<ConsumerImpl> {
@@ -57,15 +59,10 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   // Which of our topics `message` came from; a failed Status when it is not one of ours.
   Status slotOf(const Message& message, std::size_t& slot) const;
   const ConsumerOptions& options() const { return spec_.options; }
-  const std::vector<std::string>& topics() const { return givenTopics_; }
+  // The topics subscribed (full names), as asked for: a partitioned topic once.
+  const std::vector<std::string>& topics() const { return topicNames_; }
   ClientImpl& client() { return *client_; }
   const std::shared_ptr<ClientImpl>& clientPtr() const { return client_; }
-
-  // For the retry layer: state it keeps with the consumer, and work to do when it closes.
-  std::shared_ptr<void> extension;
-  std::function<void(Callback<>)> onClose;
-  // The topics the consumer was asked for (the retry layer excludes its retry topic here).
-  std::vector<std::string> givenTopics_;
 
  private:
   struct Slot {
@@ -85,6 +82,7 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
 
   std::shared_ptr<ClientImpl> client_;
   ConsumerSpec spec_;
+  std::vector<std::string> topicNames_;
   std::vector<std::unique_ptr<Slot>> slots_;  // fixed after create
   std::unordered_map<std::string, std::size_t> slotByTopic_;
   std::uint32_t flowThreshold_ = 1;

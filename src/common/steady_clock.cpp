@@ -4,6 +4,7 @@
 #include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <condition_variable>
 #include <map>
 #include <mutex>
 #include <vector>
@@ -60,20 +61,23 @@ void Timer::expiresAt(time_point at) {
 // --------------------------------------------------------------------------
 
 struct ManualSteadyClock::State {
+  // Held by pointer and never assigned: Boost 1.81's any_completion_handler wraps itself again on
+  // move assignment (and on a copy through its converting constructor) instead of moving.
   struct Entry {
     asio::any_io_executor executor;
     Handler handler;
   };
   mutable std::mutex mutex;
+  mutable std::condition_variable started;
   time_point now{std::chrono::hours(24)};  // any fixed start: tests must not depend on it
   std::uint64_t lastId = 0;
   std::multimap<time_point, std::uint64_t> byTime;
-  std::map<std::uint64_t, std::pair<time_point, Entry>> byId;
+  std::map<std::uint64_t, std::pair<time_point, std::unique_ptr<Entry>>> byId;
 
-  // Removes entry `id`; false when it is not waiting (completed already).
-  bool take(std::uint64_t id, Entry& out) {
+  // Removes entry `id`; null when it is not waiting (completed already).
+  std::unique_ptr<Entry> take(std::uint64_t id) {
     auto found = byId.find(id);
-    if (found == byId.end()) return false;
+    if (found == byId.end()) return nullptr;
     auto [first, last] = byTime.equal_range(found->second.first);
     for (auto it = first; it != last; ++it) {
       if (it->second == id) {
@@ -81,9 +85,9 @@ struct ManualSteadyClock::State {
         break;
       }
     }
-    out = std::move(found->second.second);
+    auto entry = std::move(found->second.second);
     byId.erase(found);
-    return true;
+    return entry;
   }
 };
 
@@ -103,16 +107,19 @@ class ManualSteadyClock::ManualWait final : public SteadyClock::Wait {
       return;
     }
     state_->byTime.emplace(at, id_);
-    state_->byId.emplace(id_, std::pair{at, State::Entry{executor_, std::move(handler)}});
+    state_->byId.emplace(id_, std::pair{at, std::unique_ptr<State::Entry>(
+                                                new State::Entry{executor_, std::move(handler)})});
+    state_->started.notify_all();
   }
 
   void cancel() override {
-    State::Entry entry;
+    std::unique_ptr<State::Entry> entry;
     {
       std::lock_guard lock(state_->mutex);
-      if (id_ == 0 || !state_->take(std::exchange(id_, 0), entry)) return;
+      if (id_ == 0) return;
+      entry = state_->take(std::exchange(id_, 0));
     }
-    complete(entry.executor, std::move(entry.handler), asio::error::operation_aborted);
+    if (entry) complete(entry->executor, std::move(entry->handler), asio::error::operation_aborted);
   }
 
  private:
@@ -135,22 +142,26 @@ std::unique_ptr<SteadyClock::Wait> ManualSteadyClock::makeWait(
 }
 
 void ManualSteadyClock::advance(duration step) {
-  std::vector<State::Entry> due;
+  std::vector<std::unique_ptr<State::Entry>> due;
   {
     std::lock_guard lock(state_->mutex);
     state_->now += step;
     while (!state_->byTime.empty() && state_->byTime.begin()->first <= state_->now) {
-      State::Entry entry;
-      state_->take(state_->byTime.begin()->second, entry);
-      due.push_back(std::move(entry));
+      due.push_back(state_->take(state_->byTime.begin()->second));
     }
   }
-  for (auto& entry : due) complete(entry.executor, std::move(entry.handler), {});
+  for (auto& entry : due) complete(entry->executor, std::move(entry->handler), {});
 }
 
 std::size_t ManualSteadyClock::pendingWaits() const {
   std::lock_guard lock(state_->mutex);
   return state_->byId.size();
+}
+
+bool ManualSteadyClock::waitForPendingWaits(std::size_t count,
+                                            std::chrono::milliseconds timeout) const {
+  std::unique_lock lock(state_->mutex);
+  return state_->started.wait_for(lock, timeout, [&] { return state_->byId.size() >= count; });
 }
 
 }  // namespace reconsume::detail

@@ -86,8 +86,11 @@ class ManualSteadyClock final : public SteadyClock {
   std::unique_ptr<Wait> makeWait(const boost::asio::any_io_executor& executor) override;
 
   void advance(duration step);
-  // How many waits are in progress; lets a test wait until the code under test armed its timer.
+  // How many waits are in progress.
   std::size_t pendingWaits() const;
+  // Blocks (real time, at most `timeout`) until at least `count` waits are in progress: a test
+  // learns that the code under test armed its timers before it moves the clock. False on timeout.
+  bool waitForPendingWaits(std::size_t count, std::chrono::milliseconds timeout) const;
 
  private:
   struct State;

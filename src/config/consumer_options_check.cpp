@@ -50,4 +50,12 @@ void validateConsumerOptions(const ConsumerOptions& options) {
   if (options.deadLetterTopic) checkTopic("deadLetterTopic", *options.deadLetterTopic);
 }
 
+ConsumerOptions normalizeConsumerOptions(ConsumerOptions options) {
+  validateConsumerOptions(options);
+  for (auto& topic : options.topics) topic = canonicalTopic(topic);
+  if (options.retryTopic) options.retryTopic = canonicalTopic(*options.retryTopic);
+  if (options.deadLetterTopic) options.deadLetterTopic = canonicalTopic(*options.deadLetterTopic);
+  return options;
+}
+
 }  // namespace reconsume::detail::config

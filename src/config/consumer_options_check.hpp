@@ -14,4 +14,8 @@ namespace reconsume::detail::config {
 // they cannot be used together), an invalid retryTopic or deadLetterTopic. Changes nothing.
 void validateConsumerOptions(const ConsumerOptions& options);
 
+// The options a subscribe works with: validated as above, every topic name in its canonical full
+// form (topics, retryTopic, deadLetterTopic). Throws as validateConsumerOptions does.
+ConsumerOptions normalizeConsumerOptions(ConsumerOptions options);
+
 }  // namespace reconsume::detail::config

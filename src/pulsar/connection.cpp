@@ -39,8 +39,8 @@ Connection::Connection(asio::any_io_executor executor, BrokerAddress address,
       strand_(asio::make_strand(executor)),
       backoff_(options_->backoff),
       wake_(strand_),
-      sleepTimer_(strand_),
-      requestTimer_(strand_) {}
+      sleepTimer_(strand_, options_->clock),
+      requestTimer_(strand_, options_->clock) {}
 
 Connection::~Connection() = default;
 
@@ -91,8 +91,8 @@ asio::awaitable<void> Connection::run() {
 }
 
 asio::awaitable<void> Connection::sleep(std::chrono::milliseconds duration) {
-  sleepTimer_.expires_after(duration);
-  co_await sleepTimer_.async_wait(tuple);
+  sleepTimer_.expiresAfter(duration);
+  co_await sleepTimer_.asyncWait(tuple);
 }
 
 asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) {
@@ -100,9 +100,9 @@ asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) 
   // The watchdog's handler may already be queued when the attempt ends, so it shares what it
   // touches instead of pointing into this frame.
   auto timedOut = std::make_shared<bool>(false);
-  asio::steady_timer watchdog(strand_);
-  watchdog.expires_after(options_->connectionTimeout);
-  watchdog.async_wait([timedOut, session](boost::system::error_code ec) {
+  Timer watchdog(strand_, options_->clock);
+  watchdog.expiresAfter(options_->connectionTimeout);
+  watchdog.asyncWait([timedOut, session](boost::system::error_code ec) {
     if (ec || session->up) return;
     *timedOut = true;
     session->stream.close();
@@ -196,7 +196,7 @@ void Connection::connectFailed(const Status& status) {
 void Connection::sessionUp(const std::shared_ptr<Session>& session) {
   session->id = ++lastSession_;
   session->up = true;
-  session->health.start(Clock::now());
+  session->health.start(now());
   lastFailure_ = {};
   // Requests made while no session was up go out first, in the order they were made.
   for (auto& [id, bytes] : unsent_) {
@@ -249,7 +249,7 @@ asio::awaitable<Status> Connection::readLoop(std::shared_ptr<Session> session) {
     if (session->ended) co_return Status(errc::connection_lost, "session ended");
     if (!status.ok()) co_return status;
     session->decoder.commit(n);
-    session->health.onRead(Clock::now());
+    session->health.onRead(now());
   }
 }
 
@@ -275,10 +275,10 @@ asio::awaitable<void> Connection::writeLoop(std::shared_ptr<Session> session) {
 
 asio::awaitable<void> Connection::healthLoop(std::shared_ptr<Session> session) {
   while (!session->ended) {
-    session->healthTimer.expires_at(session->health.nextCheck());
-    co_await session->healthTimer.async_wait(tuple);
+    session->healthTimer.expiresAt(session->health.nextCheck());
+    co_await session->healthTimer.asyncWait(tuple);
     if (session->ended) co_return;
-    switch (session->health.check(Clock::now())) {
+    switch (session->health.check(now())) {
       case HealthCheck::Action::ping:
         write(*session, detail::protocol::encodeFrame(detail::protocol::ping()));
         break;
@@ -286,7 +286,7 @@ asio::awaitable<void> Connection::healthLoop(std::shared_ptr<Session> session) {
         endSession(session,
                    Status(errc::connection_lost,
                           "nothing received for " +
-                              std::to_string(session->health.silence(Clock::now()).count()) +
+                              std::to_string(session->health.silence(now()).count()) +
                               " ms (keep-alive interval " +
                               std::to_string(session->health.interval().count()) + " ms)"));
         co_return;

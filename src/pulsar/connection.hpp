@@ -35,6 +35,7 @@
 #include <string>
 
 #include "common/log.hpp"
+#include "common/steady_clock.hpp"
 #include "protocol/frame.hpp"
 #include "pulsar/backoff.hpp"
 #include "pulsar/broker_address.hpp"
@@ -52,6 +53,8 @@ struct ConnectionOptions {
   std::chrono::milliseconds keepAliveInterval{30'000};
   Backoff::Options backoff;
   Log log;
+  // Timeouts, keep-alives and backoffs run on it (tests: a ManualSteadyClock).
+  std::shared_ptr<SteadyClock> clock = SteadyClock::real();
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -105,6 +108,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   boost::asio::awaitable<void> healthLoop(std::shared_ptr<Session> session);
   boost::asio::awaitable<void> sleep(std::chrono::milliseconds duration);
 
+  SteadyClock::time_point now() const { return options_->clock->now(); }
   bool wanted() const { return !pending_.empty() || !listeners_.empty(); }
   void startIfNeeded();
   void sessionUp(const std::shared_ptr<Session>& session);
@@ -130,9 +134,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool running_ = false;
   bool closed_ = false;
   Backoff backoff_;
-  boost::asio::steady_timer wake_;          // run() waits on it for someone to need it
-  boost::asio::steady_timer sleepTimer_;    // backoff between attempts
-  boost::asio::steady_timer requestTimer_;  // the earliest request deadline
+  boost::asio::steady_timer
+      wake_;            // an event, not a time: run() waits on it for someone to need it
+  Timer sleepTimer_;    // backoff between attempts
+  Timer requestTimer_;  // the earliest request deadline
   std::optional<PendingRequests::TimePoint> requestTimerAt_;
   PendingRequests pending_;
   std::deque<std::pair<std::uint64_t, std::string>> unsent_;  // requests waiting for a session

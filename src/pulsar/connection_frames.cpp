@@ -11,7 +11,6 @@
 namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
-using Clock = std::chrono::steady_clock;
 
 // ----- frames in --------------------------------------------------------------------------------
 

@@ -11,7 +11,6 @@
 namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
-using Clock = std::chrono::steady_clock;
 
 // ----- operations -------------------------------------------------------------------------------
 
@@ -31,7 +30,7 @@ void Connection::request(std::uint64_t requestId, const proto::BaseCommand& comm
               : Status(self->lastFailure_.code, what + ": " + self->lastFailure_.message);
       return done(std::move(response));
     }
-    self->pending_.add(requestId, Clock::now(), timeout, std::move(what), std::move(done));
+    self->pending_.add(requestId, self->now(), timeout, std::move(what), std::move(done));
     self->armRequestTimer();
     if (self->current_ && self->current_->up) {
       self->write(*self->current_, bytes);
@@ -115,13 +114,13 @@ void Connection::armRequestTimer() {
   }
   if (requestTimerAt_ && *requestTimerAt_ <= *next) return;  // fires earlier and re-arms then
   requestTimerAt_ = next;
-  requestTimer_.expires_at(*next);
-  requestTimer_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
+  requestTimer_.expiresAt(*next);
+  requestTimer_.asyncWait([weak = weak_from_this()](boost::system::error_code ec) {
     if (ec == asio::error::operation_aborted) return;
     auto self = weak.lock();
     if (!self) return;
     self->requestTimerAt_.reset();
-    auto expired = self->pending_.expire(Clock::now());
+    auto expired = self->pending_.expire(self->now());
     for (auto& completion : expired) {
       // A request that timed out because no session came up says why.
       if (!self->lastFailure_.ok()) {

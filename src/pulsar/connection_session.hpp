@@ -20,15 +20,15 @@ struct Connection::Session {
           const ConnectionOptions& options)
       : stream(executor, address, options.tls, options.verifyHostname),
         writeWake(executor),
-        healthTimer(executor),
+        healthTimer(executor, options.clock),
         health(options.keepAliveInterval) {}
 
   std::uint64_t id = 0;
   ByteStream stream;
   detail::protocol::FrameDecoder decoder;
-  std::string outbox;  // frames waiting for the writer
-  boost::asio::steady_timer writeWake;
-  boost::asio::steady_timer healthTimer;
+  std::string outbox;                   // frames waiting for the writer
+  boost::asio::steady_timer writeWake;  // an event: the writer waits on it for frames
+  Timer healthTimer;
   HealthCheck health;
   int protocolVersion = detail::protocol::kProtocolVersion;
   bool up = false;

@@ -26,6 +26,7 @@ struct Network {
   std::atomic<bool> closed{false};
 
   std::chrono::milliseconds operationTimeout() const { return options->operationTimeout; }
+  const std::shared_ptr<SteadyClock>& clock() const { return options->clock; }
 };
 
 }  // namespace reconsume::detail::pulsar

@@ -3,12 +3,12 @@
 // pool, the lookup — and hands producers and consumers their share of it.
 #include "pulsar/pulsar_backend.hpp"
 
+#include "common/open_handles.hpp"
 #include "common/tls_context.hpp"
 #include "pulsar/network.hpp"
-#include "pulsar/open_handles.hpp"
+#include "pulsar/partitions_query.hpp"
 #include "pulsar/pulsar_consumer.hpp"
 #include "pulsar/pulsar_producer.hpp"
-#include "pulsar/retry_until.hpp"
 
 namespace reconsume::detail::pulsar {
 namespace {
@@ -22,25 +22,18 @@ class PulsarBackend final : public client::Backend {
   void createProducer(const ProducerOptions& options,
                       Callback<std::shared_ptr<client::BackendProducer>> done) override {
     if (network_->closed) return done(closedStatus(), nullptr);
-    PulsarProducer::create(network_, handles_, options, std::move(done));
+    PulsarProducer::create(network_, *handles_, options, std::move(done));
   }
 
   void subscribe(const client::SubscribeSpec& spec, std::shared_ptr<client::MessageSink> sink,
                  Callback<std::shared_ptr<client::BackendConsumer>> done) override {
     if (network_->closed) return done(closedStatus(), nullptr);
-    PulsarConsumer::subscribe(network_, handles_, spec, std::move(sink), std::move(done));
+    PulsarConsumer::subscribe(network_, *handles_, spec, std::move(sink), std::move(done));
   }
 
   void partitions(const std::string& topic, Callback<int> done) override {
     if (network_->closed) return done(closedStatus(), 0);
-    auto network = network_;
-    RetryUntil<int>::run(
-        network->executor, std::chrono::steady_clock::now() + network->operationTimeout(),
-        network->options->backoff,
-        [lookup = network->lookup, topic](std::chrono::milliseconds left, Callback<int> attempt) {
-          lookup->partitions(topic, left, std::move(attempt));
-        },
-        std::move(done), [network] { return network->closed.load(); });
+    queryPartitions(network_, topic, std::move(done));
   }
 
   void close(Callback<> done) override {
@@ -55,12 +48,12 @@ class PulsarBackend final : public client::Backend {
 
   void shutdown() {
     if (network_->closed.exchange(true)) return;
-    handles_->shutdownAll(closedStatus());
+    for (auto& handle : handles_->closeAll()) handle->shutdown(closedStatus());
     network_->pool->close();
   }
 
   const std::shared_ptr<Network> network_;
-  const std::shared_ptr<OpenHandles> handles_ = std::make_shared<OpenHandles>();
+  const std::shared_ptr<OpenHandles<Handle>> handles_ = std::make_shared<OpenHandles<Handle>>();
   const std::string url_;
 };
 
@@ -84,6 +77,7 @@ std::shared_ptr<client::Backend> connectPulsar(const ServiceUrl& url, const Clie
   connectionOptions->operationTimeout = options.operationTimeout;
   connectionOptions->keepAliveInterval = options.keepAliveInterval;
   connectionOptions->log = log;
+  if (clock) connectionOptions->clock = std::move(clock);
 
   std::string service =
       std::string(tls ? "pulsar+ssl://" : "pulsar://") + url.host + ':' + std::to_string(url.port);

@@ -1,5 +1,5 @@
-// A consumer's operations: flow permits, acknowledgements (batched per burst), redelivery,
-// seek and the last message id — each waiting for the subscription when it is being renewed.
+// A consumer's operations: acknowledgements (batched per burst), redelivery, seek and the last
+// message id — each waiting for the subscription when it is being renewed.
 #include <boost/asio/post.hpp>
 
 #include "protocol/commands.hpp"
@@ -11,26 +11,19 @@ namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
 
-// ----- operations -------------------------------------------------------------------------------
-
-void PulsarConsumer::flow(std::uint32_t permits) {
-  asio::post(strand_, [self = shared_from_this(), permits] {
-    // Counted even while disconnected: a reader resuming grants what the broker held.
-    self->returnPermits(permits);
-  });
-}
+// ----- waiting for the subscription -------------------------------------------------------------
 
 void PulsarConsumer::whenReady(std::function<void(const Status&)> run) {
-  if (state_ == State::ready) return run({});
-  if (state_ == State::closing || state_ == State::closed) {
+  if (attachment_.ready()) return run({});
+  if (attachment_.closing() || attachment_.finished()) {
     return run(Status(errc::closed, describe() + " is closed"));
   }
-  deferred_.push_back({Clock::now() + network_->operationTimeout(), std::move(run)});
+  deferred_.push_back({attachment_.now() + network_->operationTimeout(), std::move(run)});
   armDeferredTimer();
 }
 
 void PulsarConsumer::runDeferred() {
-  while (!deferred_.empty() && state_ == State::ready) {
+  while (!deferred_.empty() && attachment_.ready()) {
     auto next = std::move(deferred_.front());
     deferred_.pop_front();
     next.run({});
@@ -38,34 +31,38 @@ void PulsarConsumer::runDeferred() {
   armDeferredTimer();
 }
 
+void PulsarConsumer::failDeferred(const Status& why) {
+  for (auto& deferred : std::exchange(deferred_, {})) deferred.run(why);
+}
+
 void PulsarConsumer::armDeferredTimer() {
-  if (deferred_.empty()) {
-    deferredTimer_.cancel();
-    return;
-  }
-  deferredTimer_.expires_at(deferred_.front().deadline);
-  deferredTimer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-    if (ec) return;
-    auto now = Clock::now();
-    std::vector<std::function<void(const Status&)>> expired;
-    while (!self->deferred_.empty() && self->deferred_.front().deadline <= now) {
-      expired.push_back(std::move(self->deferred_.front().run));
-      self->deferred_.pop_front();
-    }
-    Status timeout(errc::timeout, self->describe() + " was not subscribed again within " +
-                                      std::to_string(self->network_->operationTimeout().count()) +
-                                      " ms");
-    self->armDeferredTimer();
-    for (auto& run : expired) run(timeout);
+  if (deferred_.empty()) return deferredTimer_.cancel();
+  deferredTimer_.expiresAt(deferred_.front().deadline);
+  deferredTimer_.asyncWait([self = shared_from_this()](boost::system::error_code ec) {
+    if (!ec) self->onDeferredTimer();
   });
 }
 
+void PulsarConsumer::onDeferredTimer() {
+  auto now = attachment_.now();
+  std::vector<std::function<void(const Status&)>> expired;
+  while (!deferred_.empty() && deferred_.front().deadline <= now) {
+    expired.push_back(std::move(deferred_.front().run));
+    deferred_.pop_front();
+  }
+  Status timeout(errc::timeout, describe() + " was not subscribed again within " +
+                                    std::to_string(network_->operationTimeout().count()) + " ms");
+  armDeferredTimer();
+  for (auto& run : expired) run(timeout);
+}
+
+// ----- acknowledgements -------------------------------------------------------------------------
+
 void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
   asio::post(
-      strand_,
-      [self = shared_from_this(), id = message.id,
-       tracker = std::static_pointer_cast<detail::protocol::BatchAckTracker>(message.backendState),
-       done = std::move(done)]() mutable {
+      strand_, [self = shared_from_this(), id = message.id,
+                tracker = std::static_pointer_cast<protocol::BatchAckTracker>(message.backendState),
+                done = std::move(done)]() mutable {
         if (tracker && id.batchIndex() >= 0) {
           switch (self->batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
             case BatchAcks::Outcome::already:
@@ -75,10 +72,7 @@ void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
               break;
           }
         }
-        self->whenReady([self, id, done = std::move(done)](const Status& status) mutable {
-          if (!status.ok()) return done(status);
-          self->ackEntry(id, std::move(done));
-        });
+        self->ackEntry(id, std::move(done));
       });
 }
 
@@ -93,8 +87,8 @@ void PulsarConsumer::ackEntry(const MessageId& id, Callback<> done) {
 void PulsarConsumer::flushAcks() {
   if (acksToSend_.empty()) return;
   auto batch = std::exchange(acksToSend_, {});
-  if (state_ != State::ready || !connection_) {
-    // The subscription went away meanwhile: wait for the next one like any acknowledgement.
+  if (!attachment_.ready()) {
+    // No subscription now: wait for the next one like any operation.
     for (auto& [id, done] : batch) {
       whenReady([self = shared_from_this(), id, done = std::move(done)](const Status& status) {
         if (!status.ok()) return done(status);
@@ -109,16 +103,19 @@ void PulsarConsumer::flushAcks() {
     ids.push_back(id);
     callbacks.push_back(std::move(done));
   }
-  auto requestId = connection_->newRequestId();
+  const auto& connection = attachment_.connection();
+  auto requestId = connection->newRequestId();
   std::string what = ids.size() == 1 ? "ACK " + ids[0].toString()
                                      : "ACK of " + std::to_string(ids.size()) + " messages from " +
                                            ids[0].toString();
-  connection_->request(requestId, detail::protocol::ack(consumerId_, ids, requestId),
-                       what + " on " + spec_.topic,
-                       [callbacks = std::move(callbacks)](Response response) {
-                         for (const auto& done : callbacks) done(response.status);
-                       });
+  connection->request(requestId, protocol::ack(attachment_.id(), ids, requestId),
+                      what + " on " + spec_.topic,
+                      [callbacks = std::move(callbacks)](Response response) {
+                        for (const auto& done : callbacks) done(response.status);
+                      });
 }
+
+// ----- redelivery -------------------------------------------------------------------------------
 
 void PulsarConsumer::redeliver(const std::vector<MessageId>& ids) {
   if (spec_.type == SubscriptionType::exclusive || spec_.type == SubscriptionType::failover) {
@@ -126,83 +123,84 @@ void PulsarConsumer::redeliver(const std::vector<MessageId>& ids) {
     return redeliverAll();
   }
   asio::post(strand_, [self = shared_from_this(), ids] {
-    if (self->state_ != State::ready || ids.empty()) return;  // a new subscription redelivers
-    self->connection_->send(
-        self->session_,
-        detail::protocol::encodeFrame(detail::protocol::redeliver(self->consumerId_, ids)));
+    if (!self->attachment_.ready() || ids.empty()) return;  // a new subscription redelivers
+    self->attachment_.connection()->send(
+        self->attachment_.session(),
+        protocol::encodeFrame(protocol::redeliver(self->attachment_.id(), ids)));
   });
 }
 
 void PulsarConsumer::redeliverAll() {
   asio::post(strand_, [self = shared_from_this()] {
-    if (self->state_ != State::ready) return;
+    if (!self->attachment_.ready()) return;
     bool epochs = self->spec_.type == SubscriptionType::exclusive ||
                   self->spec_.type == SubscriptionType::failover;
     // On Exclusive and Failover a new consumer epoch makes the broker's messages in flight
     // recognisable as older than the redelivery.
     std::optional<std::uint64_t> epoch;
     if (epochs) epoch = ++self->epoch_;
-    self->connection_->send(
-        self->session_,
-        detail::protocol::encodeFrame(detail::protocol::redeliver(self->consumerId_, {}, epoch)));
+    self->attachment_.connection()->send(
+        self->attachment_.session(),
+        protocol::encodeFrame(protocol::redeliver(self->attachment_.id(), {}, epoch)));
     self->sink_->onReset(self->spec_.topic);
     self->sendFlow(self->permits_.reset());
   });
 }
 
+// ----- seek and the last message id -------------------------------------------------------------
+
 void PulsarConsumer::seek(const MessageId& id, Callback<> done) {
   asio::post(strand_, [self = shared_from_this(), id, done = std::move(done)]() mutable {
     self->whenReady([self, id, done = std::move(done)](const Status& status) mutable {
       if (!status.ok()) return done(status);
-      self->seeking_ = true;
-      self->closedDuringSeek_ = false;
-      auto connection = self->connection_;
-      auto consumerId = self->consumerId_;
-      auto requestId = connection->newRequestId();
-      connection->request(
-          requestId, detail::protocol::seek(consumerId, requestId, id),
-          "SEEK " + id.toString() + " on " + self->spec_.topic,
-          [self, id, connection, consumerId, done = std::move(done)](Response response) mutable {
-            asio::post(self->strand_, [self, id, connection, consumerId, done = std::move(done),
-                                       response = std::move(response)]() mutable {
-              if (self->consumerId_ != consumerId || self->state_ != State::ready) {
-                return done(response.status);
-              }
-              self->seeking_ = false;
-              if (!response.status.ok()) {
-                if (self->closedDuringSeek_) {
-                  self->resubscribeLater(response.status, false);
-                }
-                return done(response.status);
-              }
-              self->position_.seek(id);
-              self->batches_.clear();
-              // The broker disconnects the subscription's consumers on a seek; if it has not
-              // closed this one yet, close it ourselves: the next subscription starts there.
-              if (!self->closedDuringSeek_) {
-                auto closeId = connection->newRequestId();
-                connection->request(closeId, detail::protocol::closeConsumer(consumerId, closeId),
-                                    "CLOSE_CONSUMER", [](Response) {});
-              }
-              // What the sink holds is from before the seek (it may have been delivered
-              // after the layer above emptied its queue for the seek).
-              self->sink_->onReset(self->spec_.topic);
-              self->resubscribeLater(Status(errc::connection_lost, "seek to " + id.toString()),
-                                     true, true);
-              done({});
-            });
-          });
+      self->startSeek(id, std::move(done));
     });
   });
+}
+
+void PulsarConsumer::startSeek(const MessageId& id, Callback<> done) {
+  // Until the answer, messages are from before the seek, and a close by the broker (which Pulsar
+  // sends to the subscription's consumers on a seek) waits for it.
+  attachment_.hold();
+  auto consumerId = attachment_.id();
+  const auto& connection = attachment_.connection();
+  auto requestId = connection->newRequestId();
+  connection->request(requestId, protocol::seek(consumerId, requestId, id),
+                      "SEEK " + id.toString() + " on " + spec_.topic,
+                      [self = shared_from_this(), id, consumerId,
+                       done = std::move(done)](Response response) mutable {
+                        asio::post(self->strand_, [self, id, consumerId, done = std::move(done),
+                                                   response = std::move(response)]() mutable {
+                          self->onSeekAnswer(id, consumerId, std::move(response), std::move(done));
+                        });
+                      });
+}
+
+void PulsarConsumer::onSeekAnswer(const MessageId& id, std::uint64_t consumerId, Response response,
+                                  Callback<> done) {
+  if (attachment_.id() != consumerId || !attachment_.ready()) return done(response.status);
+  if (!response.status.ok()) {
+    attachment_.released(false, response.status);
+    return done(response.status);
+  }
+  position_.seek(id);
+  batches_.clear();
+  // What the sink holds is from before the seek (it may have been delivered after the layer
+  // above emptied its queue for the seek); the next subscription starts at the new position.
+  sink_->onReset(spec_.topic);
+  resetOnSubscribe_ = true;
+  attachment_.released(true, Status(errc::connection_lost, "seek to " + id.toString()));
+  done({});
 }
 
 void PulsarConsumer::lastMessageId(Callback<MessageId> done) {
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
     self->whenReady([self, done = std::move(done)](const Status& status) mutable {
       if (!status.ok()) return done(status, MessageId());
-      auto requestId = self->connection_->newRequestId();
-      self->connection_->request(
-          requestId, detail::protocol::getLastMessageId(self->consumerId_, requestId),
+      const auto& connection = self->attachment_.connection();
+      auto requestId = connection->newRequestId();
+      connection->request(
+          requestId, protocol::getLastMessageId(self->attachment_.id(), requestId),
           "GET_LAST_MESSAGE_ID " + self->spec_.topic,
           [partition = self->partition_, done = std::move(done)](Response response) {
             if (!response.status.ok()) return done(response.status, MessageId());
@@ -211,7 +209,7 @@ void PulsarConsumer::lastMessageId(Callback<MessageId> done) {
             if (static_cast<std::int64_t>(last.entryid()) < 0) {
               return done({}, MessageId::earliest());
             }
-            done({}, detail::protocol::toMessageId(last, partition));
+            done({}, protocol::toMessageId(last, partition));
           });
     });
   });

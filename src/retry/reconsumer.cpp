@@ -5,41 +5,71 @@
 
 namespace reconsume::detail::retry {
 
-using detail::Status;
+void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
+                           ConsumerOptions options, Callback<std::shared_ptr<Reconsumer>> done) {
+  std::array<std::string, 2> legacy;
+  try {
+    legacy = legacyTopicsOf(options);
+  } catch (const Error& e) {
+    return done(Status(e.code(), e.what()), nullptr);
+  }
+  auto lookups = Gather<int>::start(2, [client, options, done](const Status& status,
+                                                               std::vector<int> partitions) {
+    if (!status.ok()) return done(status, nullptr);
+    auto topics = resolveRetryTopics(options, partitions[0], partitions[1]);
+    auto spec = client::ConsumerSpec::of(options);
+    // Pulsar delays delivery on Shared subscriptions only; earliest, so that no retry published
+    // before this subscription existed is missed.
+    spec.topics.push_back({topics.retryTopic, SubscriptionType::shared, InitialPosition::earliest});
+    client::ConsumerImpl::create(
+        client, std::move(spec),
+        [options, topics, done](const Status& status,
+                                std::shared_ptr<client::ConsumerImpl> consumer) {
+          if (!status.ok()) return done(status, nullptr);
+          done({}, std::make_shared<Reconsumer>(std::move(consumer), *options.retry, topics,
+                                                options.topics));
+        });
+  });
+  for (std::size_t i = 0; i < legacy.size(); ++i) {
+    client->backend().partitions(legacy[i], lookups->slot(i));
+  }
+}
 
-Reconsumer::Reconsumer(std::shared_ptr<detail::client::ClientImpl> client, RetryPolicy policy,
-                       RetryTopics topics)
-    : client_(std::move(client)), policy_(std::move(policy)), topics_(std::move(topics)) {
+Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer, RetryPolicy policy,
+                       RetryTopics topics, std::vector<std::string> givenTopics)
+    : consumer_(std::move(consumer)),
+      policy_(std::move(policy)),
+      topics_(std::move(topics)),
+      givenTopics_(std::move(givenTopics)) {
   ProducerOptions retry;
   retry.topic = topics_.retryTopic;
-  retryProducer_ = std::make_shared<LazyProducer>(client_, retry);
+  retryProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), retry);
   ProducerOptions deadLetter;
   deadLetter.topic = topics_.deadLetterTopic;
   // Created with the topic, so dead letters are kept until someone replays or purges them.
   deadLetter.initialSubscription = topics_.deadLetterSubscription;
-  deadLetterProducer_ = std::make_shared<LazyProducer>(client_, deadLetter);
+  deadLetterProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), deadLetter);
 }
 
-void Reconsumer::reconsume(detail::client::ConsumerImpl& consumer, const Message& message,
-                           const RetryRequest& request, const std::string& reason,
-                           const std::map<std::string, std::string>& properties,
-                           detail::Callback<> done) {
+void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
+                           const std::string& reason,
+                           const std::map<std::string, std::string>& properties, Callback<> done) {
   std::size_t slot = 0;
-  if (auto status = consumer.slotOf(message, slot); !status.ok()) return done(status);
+  if (auto status = consumer_->slotOf(message, slot); !status.ok()) return done(status);
 
   Route route;
   OutgoingMessage outgoing;
+  auto& client = consumer_->client();
   try {
     route = decide(policy_, message.properties(), request);
     if (route.malformedCount) {
-      client_->log().warn("message " + message.id().toString() + " of " + message.topic() +
-                          " has RECONSUMETIMES '" +
-                          message.property("RECONSUMETIMES").value_or("") +
-                          "', which is not a count; counted as 0");
+      client.log().warn("message " + message.id().toString() + " of " + message.topic() +
+                        " has RECONSUMETIMES '" + message.property("RECONSUMETIMES").value_or("") +
+                        "', which is not a count; counted as 0");
     }
     outgoing.properties =
-        buildProperties(message.properties(), message.topic(), consumer.options().subscription,
-                        message.id(), route, client_->clock()->now(), reason, properties);
+        buildProperties(message.properties(), message.topic(), consumer_->options().subscription,
+                        message.id(), route, client.clock()->now(), reason, properties);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
@@ -52,38 +82,29 @@ void Reconsumer::reconsume(detail::client::ConsumerImpl& consumer, const Message
   if (toRetry) outgoing.deliverAfter = route.delay;
 
   auto& producer = toRetry ? retryProducer_ : deadLetterProducer_;
-  auto target = producer->topic();
-  auto self = consumer.shared_from_this();
-  auto publishFailed = [self, message, target, done](const Status& status) {
+  auto publishFailed = [consumer = consumer_, message, target = producer->topic(),
+                        done](const Status& status) {
     // Not acknowledged: it comes back after the negative-ack delay.
-    self->negativeAcknowledge(message);
+    consumer->negativeAcknowledge(message);
     done(Status(status.code, "publishing message " + message.id().toString() + " to " + target +
                                  " failed: " + status.message));
   };
-  producer->get([self, message, outgoing = std::move(outgoing), publishFailed, done](
-                    const Status& status, std::shared_ptr<detail::client::ProducerImpl> producer) {
+  producer->get([consumer = consumer_, message, outgoing = std::move(outgoing), publishFailed,
+                 done](const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
     if (!status.ok()) return publishFailed(status);
     producer->send(outgoing,
-                   [self, message, publishFailed, done](const Status& sent, const MessageId&) {
+                   [consumer, message, publishFailed, done](const Status& sent, const MessageId&) {
                      if (!sent.ok()) return publishFailed(sent);
-                     self->acknowledge(message, done);
+                     consumer->acknowledge(message, done);
                    });
   });
 }
 
-void Reconsumer::close(detail::Callback<> done) {
-  auto finish = detail::countDown(2, std::move(done));
-  retryProducer_->close(finish);
-  deadLetterProducer_->close(finish);
-}
-
-Status reconsumerOf(const detail::client::ConsumerImpl& consumer, Reconsumer*& out) {
-  out = static_cast<Reconsumer*>(consumer.extension.get());
-  if (out) return {};
-  return Status(errc::invalid_argument,
-                "reconsumeLater and deadLetter need a retry policy: subscription '" +
-                    consumer.options().subscription +
-                    "' was created without ConsumerOptions::retry");
+void Reconsumer::close(Callback<> done) {
+  auto producers =
+      countDown(2, [consumer = consumer_, done](const Status&) { consumer->close(done); });
+  retryProducer_->close(producers);
+  deadLetterProducer_->close(producers);
 }
 
 }  // namespace reconsume::detail::retry

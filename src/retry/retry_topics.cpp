@@ -62,4 +62,25 @@ std::string legacyDeadLetterTopic(std::string_view topic, std::string_view subsc
   return perNamespace(topic, subscription, kDeadLetterSuffix);
 }
 
+std::array<std::string, 2> legacyTopicsOf(const ConsumerOptions& options) {
+  const auto& first = options.topics.front();
+  return {legacyRetryTopic(first, options.subscription),
+          legacyDeadLetterTopic(first, options.subscription)};
+}
+
+RetryTopics resolveRetryTopics(const ConsumerOptions& options, int legacyRetryPartitions,
+                               int legacyDeadLetterPartitions) {
+  const auto& first = options.topics.front();
+  const auto& subscription = options.subscription;
+  RetryTopics topics;
+  topics.retryTopic = options.retryTopic.value_or(legacyRetryPartitions > 0
+                                                      ? legacyRetryTopic(first, subscription)
+                                                      : defaultRetryTopic(first, subscription));
+  topics.deadLetterTopic = options.deadLetterTopic.value_or(
+      legacyDeadLetterPartitions > 0 ? legacyDeadLetterTopic(first, subscription)
+                                     : defaultDeadLetterTopic(first, subscription));
+  topics.deadLetterSubscription = options.deadLetterSubscription;
+  return topics;
+}
+
 }  // namespace reconsume::detail::retry

@@ -11,6 +11,7 @@
 #include "protocol/commands.hpp"
 #include "protocol/frame_encoder.hpp"
 #include "pulsar_fake_broker.hpp"
+#include "pulsar_scripted_answers.hpp"
 #include "reconsume/reconsume.hpp"
 
 namespace reconsume {
@@ -19,60 +20,15 @@ namespace {
 using namespace std::chrono_literals;
 using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
+using namespace pulsar_test::answers;
 
-const std::string kTopic = "persistent://public/default/scripted";
+const std::string kTopic = pulsar_test::answers::kScriptedTopic;
 
 ClientOptions quietOptions() {
   ClientOptions options;
   options.logger = [](LogLevel, std::string_view) {};
   options.operationTimeout = 10s;
   return options;
-}
-
-void answerMetadata(FakePeer& peer) {
-  auto request = peer.expect(proto::BaseCommand::PARTITIONED_METADATA).command.partitionmetadata();
-  EXPECT_EQ(request.topic(), kTopic);
-  proto::BaseCommand answer;
-  answer.set_type(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
-  answer.mutable_partitionmetadataresponse()->set_request_id(request.request_id());
-  answer.mutable_partitionmetadataresponse()->set_partitions(0);
-  answer.mutable_partitionmetadataresponse()->set_response(
-      proto::CommandPartitionedTopicMetadataResponse::Success);
-  peer.write(answer);
-}
-
-void answerLookup(FakePeer& peer, const std::string& url) {
-  auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
-  EXPECT_EQ(request.topic(), kTopic);
-  proto::BaseCommand answer;
-  answer.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
-  answer.mutable_lookuptopicresponse()->set_request_id(request.request_id());
-  answer.mutable_lookuptopicresponse()->set_response(proto::CommandLookupTopicResponse::Connect);
-  answer.mutable_lookuptopicresponse()->set_brokerserviceurl(url);
-  peer.write(answer);
-}
-
-proto::CommandProducer answerProducer(FakePeer& peer) {
-  auto request = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
-  proto::BaseCommand answer;
-  answer.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
-  answer.mutable_producer_success()->set_request_id(request.request_id());
-  answer.mutable_producer_success()->set_producer_name("standalone-0-7");
-  answer.mutable_producer_success()->set_last_sequence_id(-1);
-  peer.write(answer);
-  return request;
-}
-
-void receipt(FakePeer& peer, std::uint64_t producerId, std::uint64_t sequenceId,
-             std::uint64_t entry) {
-  proto::BaseCommand answer;
-  answer.set_type(proto::BaseCommand::SEND_RECEIPT);
-  auto& receipt = *answer.mutable_send_receipt();
-  receipt.set_producer_id(producerId);
-  receipt.set_sequence_id(sequenceId);
-  receipt.mutable_message_id()->set_ledgerid(40);
-  receipt.mutable_message_id()->set_entryid(entry);
-  peer.write(answer);
 }
 
 TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnection) {
@@ -321,15 +277,6 @@ std::string plainMessageFrame(std::uint64_t consumerId, std::uint64_t entry) {
   std::string out;
   detail::protocol::appendPayloadFrame(out, command, metadata, "e" + std::to_string(entry));
   return out;
-}
-
-proto::CommandSubscribe acceptSubscribe(FakePeer& peer) {
-  auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
-  proto::BaseCommand success;
-  success.set_type(proto::BaseCommand::SUCCESS);
-  success.mutable_success()->set_request_id(subscribe.request_id());
-  peer.write(success);
-  return subscribe;
 }
 
 TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) {

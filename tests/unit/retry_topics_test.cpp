@@ -42,3 +42,46 @@ TEST(RetryTopics, RejectsBadInputNamingIt) {
 
 }  // namespace
 }  // namespace reconsume::detail::retry
+
+namespace reconsume::detail::retry {
+namespace {
+
+ConsumerOptions billingOn(std::string topic) {
+  ConsumerOptions options;
+  options.topics = {std::move(topic), "persistent://shop/orders/other"};
+  options.subscription = "billing";
+  return options;
+}
+
+TEST(RetryTopicResolution, DefaultsFollowTheFirstTopicWhenNoLegacyTopicExists) {
+  auto topics = resolveRetryTopics(billingOn("persistent://shop/orders/created"), 0, 0);
+  EXPECT_EQ(topics.retryTopic, "persistent://shop/orders/created-billing-RETRY");
+  EXPECT_EQ(topics.deadLetterTopic, "persistent://shop/orders/created-billing-DLQ");
+  EXPECT_EQ(topics.deadLetterSubscription, "reconsume-dlq");
+}
+
+TEST(RetryTopicResolution, ALegacyNameThatExistsAsAPartitionedTopicWinsOverTheDefault) {
+  auto options = billingOn("persistent://shop/orders/created");
+  EXPECT_EQ(legacyTopicsOf(options),
+            (std::array<std::string, 2>{"persistent://shop/orders/billing-RETRY",
+                                        "persistent://shop/orders/billing-DLQ"}));
+  auto retryOnly = resolveRetryTopics(options, 3, 0);
+  EXPECT_EQ(retryOnly.retryTopic, "persistent://shop/orders/billing-RETRY");
+  EXPECT_EQ(retryOnly.deadLetterTopic, "persistent://shop/orders/created-billing-DLQ");
+  auto both = resolveRetryTopics(options, 1, 2);
+  EXPECT_EQ(both.deadLetterTopic, "persistent://shop/orders/billing-DLQ");
+}
+
+TEST(RetryTopicResolution, ExplicitNamesWinOverEverything) {
+  auto options = billingOn("persistent://shop/orders/created");
+  options.retryTopic = "persistent://shop/orders/mine-retry";
+  options.deadLetterTopic = "persistent://shop/orders/mine-dlq";
+  options.deadLetterSubscription = "keep";
+  auto topics = resolveRetryTopics(options, 4, 4);
+  EXPECT_EQ(topics.retryTopic, "persistent://shop/orders/mine-retry");
+  EXPECT_EQ(topics.deadLetterTopic, "persistent://shop/orders/mine-dlq");
+  EXPECT_EQ(topics.deadLetterSubscription, "keep");
+}
+
+}  // namespace
+}  // namespace reconsume::detail::retry

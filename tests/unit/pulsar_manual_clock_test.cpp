@@ -1,0 +1,126 @@
+// The pulsar:// backend on a ManualSteadyClock against a scripted broker: a send timeout and a
+// reconnect backoff happen when the test moves the clock, not after waiting for them.
+#include <gtest/gtest.h>
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <future>
+#include <thread>
+
+#include "pulsar/pulsar_backend.hpp"
+#include "pulsar_fake_broker.hpp"
+#include "pulsar_scripted_answers.hpp"
+
+namespace reconsume::detail {
+namespace {
+
+using namespace std::chrono_literals;
+using namespace pulsar_test::answers;
+using pulsar_test::FakeBroker;
+using pulsar_test::FakePeer;
+
+// A pulsar:// backend whose timers run on `clock`, with its I/O thread.
+class ManualClockBackend {
+ public:
+  ManualClockBackend(const std::string& url, std::shared_ptr<ManualSteadyClock> clock) {
+    ClientOptions options;
+    options.operationTimeout = 10s;
+    backend = pulsar::connectPulsar(ServiceUrl::parse(url), options, io,
+                                    Log([](LogLevel, std::string_view) {}, LogLevel::error),
+                                    std::move(clock));
+    thread = std::thread([this] { io.run(); });
+  }
+  ~ManualClockBackend() {
+    std::promise<void> closed;
+    backend->close([&](const Status&) { closed.set_value(); });
+    closed.get_future().wait();
+    work.reset();  // the connections finish closing, then the thread runs out of work
+    thread.join();
+  }
+
+  std::shared_ptr<client::BackendProducer> createProducer(ProducerOptions options) {
+    std::promise<std::shared_ptr<client::BackendProducer>> created;
+    backend->createProducer(options,
+                            [&](const Status& status, std::shared_ptr<client::BackendProducer> p) {
+                              EXPECT_TRUE(status.ok()) << status.message;
+                              created.set_value(std::move(p));
+                            });
+    return created.get_future().get();
+  }
+
+  boost::asio::io_context io;
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
+  std::shared_ptr<client::Backend> backend;
+  std::thread thread;
+};
+
+TEST(PulsarManualClock, ASendTimesOutWhenTheClockPassesTheSendTimeout) {
+  std::string url;
+  std::promise<void> sendSeen;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerLookup(peer, url);
+    answerProducer(peer);
+    peer.expect(proto::BaseCommand::SEND);  // and never a receipt
+    sendSeen.set_value();
+    peer.answerClosesUntilClosed();
+  }});
+  url = broker.url();
+  auto clock = std::make_shared<ManualSteadyClock>();
+  ManualClockBackend backend(url, clock);
+  ProducerOptions options;
+  options.topic = kScriptedTopic;
+  options.sendTimeout = 30s;
+  auto producer = backend.createProducer(options);
+
+  std::promise<Status> result;
+  OutgoingMessage message;
+  message.payload = "never confirmed";
+  producer->send(message, [&](const Status& status, MessageId) { result.set_value(status); });
+  ASSERT_EQ(sendSeen.get_future().wait_for(10s), std::future_status::ready);
+  auto outcome = result.get_future();
+  clock->advance(29s);
+  EXPECT_EQ(outcome.wait_for(100ms), std::future_status::timeout) << "29 s is not 30 s";
+  clock->advance(1s);
+  ASSERT_EQ(outcome.wait_for(10s), std::future_status::ready);
+  auto status = outcome.get();
+  EXPECT_EQ(status.code, make_error_code(errc::timeout));
+  EXPECT_NE(status.message.find("sendTimeout"), std::string::npos) << status.message;
+}
+
+TEST(PulsarManualClock, AProducerComesBackOnlyAfterTheBackoffOnTheClock) {
+  std::string url;
+  std::promise<void> dropped, back;
+  FakeBroker broker({[&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       answerLookup(peer, url);
+                       answerProducer(peer);
+                       dropped.set_value();  // the script ends: the connection is closed
+                     },
+                     [&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       answerLookup(peer, url);
+                       answerProducer(peer);
+                       back.set_value();
+                       peer.answerClosesUntilClosed();
+                     }});
+  url = broker.url();
+  auto clock = std::make_shared<ManualSteadyClock>();
+  ManualClockBackend backend(url, clock);
+  ProducerOptions options;
+  options.topic = kScriptedTopic;
+  auto producer = backend.createProducer(options);
+  ASSERT_EQ(dropped.get_future().wait_for(10s), std::future_status::ready);
+  // The connection's reconnect delay and the producer's re-creation delay, both on the clock.
+  ASSERT_TRUE(clock->waitForPendingWaits(2, 10s));
+  auto reconnected = back.get_future();
+  EXPECT_EQ(reconnected.wait_for(200ms), std::future_status::timeout)
+      << "nothing reconnects while the clock stands";
+  EXPECT_EQ(broker.accepted(), 1);
+  clock->advance(100ms);  // the first backoff step (at most 100 ms with jitter)
+  EXPECT_EQ(reconnected.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(broker.accepted(), 2);
+}
+
+}  // namespace
+}  // namespace reconsume::detail

@@ -1,0 +1,71 @@
+// The broker's side of the usual exchanges, for scripts of the FakeBroker: partition metadata,
+// a lookup that names the broker, a producer or a subscription created, a send receipt.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "pulsar_fake_broker.hpp"
+
+namespace reconsume::pulsar_test::answers {
+
+inline const std::string kScriptedTopic = "persistent://public/default/scripted";
+
+inline void answerMetadata(FakePeer& peer, const std::string& topic = kScriptedTopic) {
+  auto request = peer.expect(proto::BaseCommand::PARTITIONED_METADATA).command.partitionmetadata();
+  EXPECT_EQ(request.topic(), topic);
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
+  answer.mutable_partitionmetadataresponse()->set_request_id(request.request_id());
+  answer.mutable_partitionmetadataresponse()->set_partitions(0);
+  answer.mutable_partitionmetadataresponse()->set_response(
+      proto::CommandPartitionedTopicMetadataResponse::Success);
+  peer.write(answer);
+}
+
+inline void answerLookup(FakePeer& peer, const std::string& url,
+                         const std::string& topic = kScriptedTopic) {
+  auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+  EXPECT_EQ(request.topic(), topic);
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+  answer.mutable_lookuptopicresponse()->set_request_id(request.request_id());
+  answer.mutable_lookuptopicresponse()->set_response(proto::CommandLookupTopicResponse::Connect);
+  answer.mutable_lookuptopicresponse()->set_brokerserviceurl(url);
+  peer.write(answer);
+}
+
+inline proto::CommandProducer answerProducer(FakePeer& peer) {
+  auto request = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+  answer.mutable_producer_success()->set_request_id(request.request_id());
+  answer.mutable_producer_success()->set_producer_name("standalone-0-7");
+  answer.mutable_producer_success()->set_last_sequence_id(-1);
+  peer.write(answer);
+  return request;
+}
+
+inline void receipt(FakePeer& peer, std::uint64_t producerId, std::uint64_t sequenceId,
+                    std::uint64_t entry) {
+  proto::BaseCommand answer;
+  answer.set_type(proto::BaseCommand::SEND_RECEIPT);
+  auto& receipt = *answer.mutable_send_receipt();
+  receipt.set_producer_id(producerId);
+  receipt.set_sequence_id(sequenceId);
+  receipt.mutable_message_id()->set_ledgerid(40);
+  receipt.mutable_message_id()->set_entryid(entry);
+  peer.write(answer);
+}
+
+inline proto::CommandSubscribe acceptSubscribe(FakePeer& peer) {
+  auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+  proto::BaseCommand success;
+  success.set_type(proto::BaseCommand::SUCCESS);
+  success.mutable_success()->set_request_id(subscribe.request_id());
+  peer.write(success);
+  return subscribe;
+}
+
+}  // namespace reconsume::pulsar_test::answers
