@@ -76,32 +76,18 @@ void ClientImpl::stopThreads() {
 }
 
 Status ClientImpl::track(const std::shared_ptr<Closeable>& object) {
-  std::lock_guard lock(mutex_);
-  if (closing_) return Status(errc::closed, "the client for " + url_.text + " is closed");
-  std::erase_if(open_, [](const auto& weak) { return weak.expired(); });
-  open_.push_back(object);
+  if (!open_.add(object)) return Status(errc::closed, "the client for " + url_.text + " is closed");
   return {};
 }
 
 bool ClientImpl::closed() const {
-  std::lock_guard lock(mutex_);
-  return closing_;
+  return open_.closed();
 }
 
 void ClientImpl::close(Callback<> done) {
-  std::vector<std::shared_ptr<Closeable>> objects;
-  {
-    std::lock_guard lock(mutex_);
-    if (closing_) {
-      done({});
-      return;
-    }
-    closing_ = true;
-    for (auto& weak : open_) {
-      if (auto object = weak.lock()) objects.push_back(std::move(object));
-    }
-    open_.clear();
-  }
+  bool first = false;
+  auto objects = open_.closeAll(&first);
+  if (!first) return done({});
   // Close every object, then the backend; `done` once all of it completed.
   auto remaining = std::make_shared<std::atomic<std::size_t>>(objects.size() + 1);
   auto backend = backend_;

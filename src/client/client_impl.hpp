@@ -13,6 +13,7 @@
 
 #include "client/backend.hpp"
 #include "common/log.hpp"
+#include "common/open_handles.hpp"
 #include "common/service_url.hpp"
 #include "reconsume/client_options.hpp"
 
@@ -59,9 +60,7 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   std::vector<std::thread> threads_;
   std::shared_ptr<Backend> backend_;
 
-  mutable std::mutex mutex_;
-  bool closing_ = false;
-  std::vector<std::weak_ptr<Closeable>> open_;
+  OpenHandles<Closeable> open_;
 };
 
 }  // namespace reconsume::detail::client

@@ -28,11 +28,13 @@ class OpenHandles {
     return true;
   }
 
-  // Marks the list closed (later adds fail) and returns what is still alive.
-  std::vector<std::shared_ptr<T>> closeAll() {
+  // Marks the list closed (later adds fail) and returns what is still alive; `first` (if given)
+  // tells whether this call closed it (false: it was closed before, and nothing is returned).
+  std::vector<std::shared_ptr<T>> closeAll(bool* first = nullptr) {
     std::vector<std::weak_ptr<T>> handles;
     {
       std::lock_guard lock(mutex_);
+      if (first) *first = !closed_;
       closed_ = true;
       handles.swap(handles_);
     }

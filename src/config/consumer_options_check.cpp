@@ -14,7 +14,7 @@ namespace {
 
 void checkTopic(const std::string& option, const std::string& name) {
   try {
-    detail::TopicName::parse(name);
+    TopicName::parse(name);
   } catch (const Error& e) {
     fail(option, "'" + name + "' is invalid: " + e.what());
   }
@@ -23,7 +23,6 @@ void checkTopic(const std::string& option, const std::string& name) {
 }  // namespace
 
 void validateConsumerOptions(const ConsumerOptions& options) {
-  using detail::formatDuration;
   if (options.topics.empty()) fail("topics", "is empty; give at least one topic");
   for (std::size_t i = 0; i < options.topics.size(); ++i) {
     checkTopic("topics[" + std::to_string(i) + "]", options.topics[i]);

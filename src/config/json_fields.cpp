@@ -84,7 +84,7 @@ std::optional<std::chrono::milliseconds> JsonFields::duration(std::string_view k
   if (!value) return std::nullopt;
   if (!value->is_string()) fail(key, "must be a duration string such as \"30s\" or \"250ms\"");
   std::string problem;
-  auto parsed = detail::tryParseDuration(value->get_string(), &problem);
+  auto parsed = tryParseDuration(value->get_string(), &problem);
   if (!parsed) fail(key, "is not a duration: " + problem);
   return parsed;
 }

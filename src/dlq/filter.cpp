@@ -11,7 +11,7 @@ namespace {
 
 void checkAgeBound(const std::optional<std::chrono::milliseconds>& bound, const char* name) {
   if (bound && bound->count() < 0) {
-    throw Error(errc::invalid_argument, std::string(name) + " " + detail::formatDuration(*bound) +
+    throw Error(errc::invalid_argument, std::string(name) + " " + formatDuration(*bound) +
                                             " is negative; an age bound must be 0 or more");
   }
 }
@@ -19,7 +19,7 @@ void checkAgeBound(const std::optional<std::chrono::milliseconds>& bound, const 
 // An origin written by someone else may not be a valid name: it then only equals itself.
 std::string canonicalOrSame(const std::string& topic) {
   try {
-    return detail::canonicalTopic(topic);
+    return canonicalTopic(topic);
   } catch (const Error&) {
     return topic;
   }
@@ -43,7 +43,7 @@ CompiledFilter::CompiledFilter(const DeadLetterFilter& filter) : filter_(filter)
   }
   if (filter.origin) {
     try {
-      origin_ = detail::canonicalTopic(*filter.origin);
+      origin_ = canonicalTopic(*filter.origin);
     } catch (const Error& e) {
       throw Error(errc::invalid_argument,
                   "origin '" + *filter.origin + "' is not a topic name: " + e.what());

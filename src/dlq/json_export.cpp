@@ -8,7 +8,6 @@
 namespace reconsume::detail::dlq {
 namespace {
 
-using detail::appendJsonString;
 
 std::int64_t epochMs(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
@@ -45,7 +44,7 @@ void number(std::string& out, std::string_view key, std::int64_t value) {
 
 bool isValidUtf8(std::string_view text) {
   for (std::size_t at = 0; at < text.size();) {
-    std::size_t length = detail::utf8SequenceLength(text.substr(at));
+    std::size_t length = utf8SequenceLength(text.substr(at));
     if (length == 0) return false;
     at += length;
   }

@@ -27,7 +27,7 @@ Properties replayProperties(const Properties& deadLetter,
   std::int64_t previous = 0;
   if (auto found = deadLetter.find(std::string(keys::replayCount)); found != deadLetter.end()) {
     // Not a number (written by hand, or by someone else): counted as never replayed.
-    previous = detail::retry::parsePropertyCount(found->second).value_or(0);
+    previous = retry::parsePropertyCount(found->second).value_or(0);
   }
   auto next = previous < std::numeric_limits<std::int64_t>::max() ? previous + 1 : previous;
   out.insert_or_assign(std::string(keys::replayCount), std::to_string(next));

@@ -53,11 +53,11 @@ ScanCounts Scanner::run(const std::function<bool(const Message&)>& visit) {
   }
   int partitions = admin_.partitions(topic_);
   if (partitions == 0) {
-    auto name = detail::TopicName::parse(topic_);
+    auto name = TopicName::parse(topic_);
     runOne(topic_, name.partition(), counts.subscriptionExists, visit, counts);
     return counts;
   }
-  auto base = detail::TopicName::parse(topic_);
+  auto base = TopicName::parse(topic_);
   for (int p = 0; p < partitions; ++p) {
     if (!runOne(base.partitionAt(p).toString(), p, counts.subscriptionExists, visit, counts)) {
       break;

@@ -1,5 +1,6 @@
 #include "embedded/embedded_backend.hpp"
 
+#include "common/open_handles.hpp"
 #include "common/topic_name.hpp"
 #include "embedded/broker_registry.hpp"
 #include "embedded/embedded_consumer.hpp"
@@ -21,7 +22,7 @@ Status checkTopic(const std::string& topic) {
 class EmbeddedBackend final : public client::Backend {
  public:
   explicit EmbeddedBackend(std::shared_ptr<Broker> broker) : broker_(std::move(broker)) {}
-  ~EmbeddedBackend() override { handles_->closeAll(); }
+  ~EmbeddedBackend() override { closeAll(); }
 
   void createProducer(const ProducerOptions& options,
                       Callback<std::shared_ptr<client::BackendProducer>> done) override {
@@ -37,8 +38,8 @@ class EmbeddedBackend final : public client::Backend {
         topic);
     if (!status.ok()) return done(status, nullptr);
     auto producer = std::make_shared<EmbeddedProducer>(topic, std::move(state), id,
-                                                       broker_->config().maxMessageSize, handles_);
-    if (!handles_->add(id, producer)) return done(closedStatus(), nullptr);
+                                                       broker_->config().maxMessageSize);
+    if (!handles_->add(producer)) return done(closedStatus(), nullptr);
     done({}, std::move(producer));
   }
 
@@ -65,8 +66,8 @@ class EmbeddedBackend final : public client::Backend {
         spec.topic, [&](Topic& t) { return t.subscribe(spec, std::move(consumer), subscription); },
         topic);
     if (!status.ok()) return done(status, nullptr);
-    auto handle = std::make_shared<EmbeddedConsumer>(topic, subscription, id, handles_);
-    if (!handles_->add(id, handle)) return done(closedStatus(), nullptr);
+    auto handle = std::make_shared<EmbeddedConsumer>(topic, subscription, id);
+    if (!handles_->add(handle)) return done(closedStatus(), nullptr);
     done({}, std::move(handle));
   }
 
@@ -76,7 +77,7 @@ class EmbeddedBackend final : public client::Backend {
   }
 
   void close(Callback<> done) override {
-    handles_->closeAll();
+    closeAll();
     done({});
   }
 
@@ -86,7 +87,11 @@ class EmbeddedBackend final : public client::Backend {
   }
 
   const std::shared_ptr<Broker> broker_;
-  const std::shared_ptr<OpenHandles> handles_ = std::make_shared<OpenHandles>();
+  void closeAll() {
+    for (auto& handle : handles_->closeAll()) handle->closeNow();
+  }
+
+  const std::shared_ptr<OpenHandles<Closable>> handles_ = std::make_shared<OpenHandles<Closable>>();
 };
 
 }  // namespace

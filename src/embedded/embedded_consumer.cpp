@@ -5,12 +5,8 @@
 namespace reconsume::detail::embedded {
 
 EmbeddedConsumer::EmbeddedConsumer(std::shared_ptr<Topic> topic,
-                                   std::shared_ptr<Subscription> subscription, std::uint64_t id,
-                                   std::shared_ptr<OpenHandles> handles)
-    : topic_(std::move(topic)),
-      subscription_(std::move(subscription)),
-      id_(id),
-      handles_(std::move(handles)) {}
+                                   std::shared_ptr<Subscription> subscription, std::uint64_t id)
+    : topic_(std::move(topic)), subscription_(std::move(subscription)), id_(id) {}
 
 EmbeddedConsumer::~EmbeddedConsumer() {
   closeNow();
@@ -59,9 +55,8 @@ void EmbeddedConsumer::closeNow() {
   if (closed_.exchange(true)) return;
   // Possibly inside a sink (the last reference dropped there): see topic_lock.hpp.
   TopicLock::runOutsideTopicLocks(
-      [topic = topic_, subscription = subscription_, id = id_, handles = handles_] {
+      [topic = topic_, subscription = subscription_, id = id_] {
         topic->unsubscribe(subscription, id);
-        handles->remove(id);
       });
 }
 

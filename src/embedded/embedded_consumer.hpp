@@ -10,7 +10,7 @@
 #include <memory>
 
 #include "client/backend.hpp"
-#include "embedded/open_handles.hpp"
+#include "embedded/closable.hpp"
 #include "embedded/topic.hpp"
 
 namespace reconsume::detail::embedded {
@@ -18,7 +18,7 @@ namespace reconsume::detail::embedded {
 class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
  public:
   EmbeddedConsumer(std::shared_ptr<Topic> topic, std::shared_ptr<Subscription> subscription,
-                   std::uint64_t id, std::shared_ptr<OpenHandles> handles);
+                   std::uint64_t id);
   ~EmbeddedConsumer() override;
 
   const std::string& topic() const override { return topic_->name(); }
@@ -37,7 +37,6 @@ class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
   const std::shared_ptr<Topic> topic_;
   const std::shared_ptr<Subscription> subscription_;
   const std::uint64_t id_;
-  const std::shared_ptr<OpenHandles> handles_;
   std::atomic<bool> closed_{false};
 };
 

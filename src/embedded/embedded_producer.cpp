@@ -6,13 +6,11 @@
 namespace reconsume::detail::embedded {
 
 EmbeddedProducer::EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state,
-                                   std::uint64_t id, std::uint64_t maxMessageSize,
-                                   std::shared_ptr<OpenHandles> handles)
+                                   std::uint64_t id, std::uint64_t maxMessageSize)
     : topic_(std::move(topic)),
       state_(std::make_shared<ProducerState>(std::move(state))),
       id_(id),
-      maxMessageSize_(maxMessageSize),
-      handles_(std::move(handles)) {}
+      maxMessageSize_(maxMessageSize) {}
 
 EmbeddedProducer::~EmbeddedProducer() {
   closeNow();
@@ -68,9 +66,8 @@ void EmbeddedProducer::close(Callback<> done) {
 void EmbeddedProducer::closeNow() {
   if (closed_.exchange(true)) return;
   // Possibly inside a sink (the last reference dropped there): see topic_lock.hpp.
-  TopicLock::runOutsideTopicLocks([topic = topic_, state = state_, id = id_, handles = handles_] {
+  TopicLock::runOutsideTopicLocks([topic = topic_, state = state_] {
     topic->closeProducer(*state);
-    handles->remove(id);
   });
 }
 

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "client/backend.hpp"
-#include "embedded/open_handles.hpp"
+#include "embedded/closable.hpp"
 #include "embedded/topic.hpp"
 
 namespace reconsume::detail::embedded {
@@ -16,7 +16,7 @@ namespace reconsume::detail::embedded {
 class EmbeddedProducer final : public client::BackendProducer, public Closable {
  public:
   EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state, std::uint64_t id,
-                   std::uint64_t maxMessageSize, std::shared_ptr<OpenHandles> handles);
+                   std::uint64_t maxMessageSize);
   ~EmbeddedProducer() override;
 
   const std::string& topic() const override { return topic_->name(); }
@@ -33,7 +33,6 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
   std::atomic<bool> closed_{false};
   const std::uint64_t id_;
   const std::uint64_t maxMessageSize_;
-  const std::shared_ptr<OpenHandles> handles_;
 };
 
 }  // namespace reconsume::detail::embedded

@@ -22,7 +22,7 @@ namespace reconsume::detail::pulsar {
 
 class BatchAcks {
  public:
-  using Tracker = detail::protocol::BatchAckTracker;
+  using Tracker = protocol::BatchAckTracker;
   using Entry = std::pair<std::int64_t, std::int64_t>;  // ledger, entry
 
   // The tracker every delivered message of `entry` shares: the one known for it, with what

@@ -280,7 +280,7 @@ asio::awaitable<void> Connection::healthLoop(std::shared_ptr<Session> session) {
     if (session->ended) co_return;
     switch (session->health.check(now())) {
       case HealthCheck::Action::ping:
-        write(*session, detail::protocol::encodeFrame(detail::protocol::ping()));
+        write(*session, protocol::encodeFrame(protocol::ping()));
         break;
       case HealthCheck::Action::dead:
         endSession(session,

@@ -64,7 +64,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     virtual ~Listener() = default;
     // A frame for the listener's producer or consumer. Runs on the connection's strand: keep it
     // short (post the work elsewhere).
-    virtual void onFrame(detail::protocol::Frame frame) = 0;
+    virtual void onFrame(protocol::Frame frame) = 0;
     // Session `session` ended: the producer or consumer no longer exists on the broker.
     virtual void onSessionLost(std::uint64_t session, const Status& why) = 0;
   };
@@ -114,10 +114,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void sessionUp(const std::shared_ptr<Session>& session);
   void endSession(const std::shared_ptr<Session>& session, const Status& why);
   void connectFailed(const Status& status);
-  void dispatch(Session& session, detail::protocol::Frame frame);
+  void dispatch(Session& session, protocol::Frame frame);
   void complete(Session& session, std::uint64_t requestId, Status status,
                 proto::BaseCommand command);
-  void route(Kind kind, std::uint64_t id, detail::protocol::Frame& frame);
+  void route(Kind kind, std::uint64_t id, protocol::Frame& frame);
   void write(Session& session, std::string_view bytes);
   void armRequestTimer();
   void failAll(const Status& status);
@@ -127,7 +127,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   const std::shared_ptr<const ConnectionOptions> options_;
   boost::asio::strand<boost::asio::any_io_executor> strand_;
   std::atomic<std::uint64_t> lastRequestId_{0};
-  std::atomic<std::uint32_t> maxMessageSize_{detail::protocol::kDefaultMaxMessageSize};
+  std::atomic<std::uint32_t> maxMessageSize_{protocol::kDefaultMaxMessageSize};
   std::atomic<bool> usable_{true};
 
   // Strand state.

@@ -14,7 +14,7 @@ namespace asio = boost::asio;
 
 // ----- frames in --------------------------------------------------------------------------------
 
-void Connection::dispatch(Session& session, detail::protocol::Frame frame) {
+void Connection::dispatch(Session& session, protocol::Frame frame) {
   using T = proto::BaseCommand;
   auto& command = frame.command;
   // Ids are read before the command is moved on (argument order is unspecified).
@@ -22,11 +22,11 @@ void Connection::dispatch(Session& session, detail::protocol::Frame frame) {
     complete(session, requestId, std::move(status), std::move(command));
   };
   auto failedIf = [](bool failed, proto::ServerError error, const std::string& message) {
-    return failed ? detail::protocol::serverError(error, message) : Status{};
+    return failed ? protocol::serverError(error, message) : Status{};
   };
   switch (command.type()) {
     case T::PING:
-      write(session, detail::protocol::encodeFrame(detail::protocol::pong()));
+      write(session, protocol::encodeFrame(protocol::pong()));
       return;
     case T::PONG:
       return;
@@ -35,7 +35,7 @@ void Connection::dispatch(Session& session, detail::protocol::Frame frame) {
     case T::ERROR:
       return answer(
           command.error().request_id(),
-          detail::protocol::serverError(command.error().error(), command.error().message()));
+          protocol::serverError(command.error().error(), command.error().message()));
     case T::PRODUCER_SUCCESS:
       // Not ready yet: queued for exclusive access; a second PRODUCER_SUCCESS follows.
       if (!command.producer_success().producer_ready()) return;
@@ -113,7 +113,7 @@ void Connection::complete(Session& session, std::uint64_t requestId, Status stat
   (*callback)(std::move(response));
 }
 
-void Connection::route(Kind kind, std::uint64_t id, detail::protocol::Frame& frame) {
+void Connection::route(Kind kind, std::uint64_t id, protocol::Frame& frame) {
   auto found = listeners_.find({kind, id});
   if (found == listeners_.end()) return;  // closed meanwhile: frames for it are moot
   auto listener = found->second.lock();

@@ -17,7 +17,7 @@ namespace asio = boost::asio;
 void Connection::request(std::uint64_t requestId, const proto::BaseCommand& command,
                          std::string what, ResponseCallback done,
                          std::optional<std::chrono::milliseconds> timeout) {
-  std::string bytes = detail::protocol::encodeFrame(command);
+  std::string bytes = protocol::encodeFrame(command);
   asio::post(strand_, [self = shared_from_this(), requestId, bytes = std::move(bytes),
                        what = std::move(what), done = std::move(done),
                        timeout = timeout.value_or(options_->operationTimeout)]() mutable {

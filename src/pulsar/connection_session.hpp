@@ -25,12 +25,12 @@ struct Connection::Session {
 
   std::uint64_t id = 0;
   ByteStream stream;
-  detail::protocol::FrameDecoder decoder;
+  protocol::FrameDecoder decoder;
   std::string outbox;                   // frames waiting for the writer
   boost::asio::steady_timer writeWake;  // an event: the writer waits on it for frames
   Timer healthTimer;
   HealthCheck health;
-  int protocolVersion = detail::protocol::kProtocolVersion;
+  int protocolVersion = protocol::kProtocolVersion;
   bool up = false;
   bool ended = false;
   bool writing = false;

@@ -34,13 +34,13 @@ Handshake::Handshake(Credentials credentials, std::string proxyToBrokerUrl)
     : credentials_(std::move(credentials)), proxyToBrokerUrl_(std::move(proxyToBrokerUrl)) {}
 
 Status Handshake::start(std::string& out) {
-  detail::protocol::ConnectRequest request;
+  protocol::ConnectRequest request;
   if (credentials_.enabled()) {
     request.authMethodName = credentials_.method;
     if (auto status = readCredentials(credentials_, request.authData); !status.ok()) return status;
   }
   request.proxyToBrokerUrl = proxyToBrokerUrl_;
-  detail::protocol::appendFrame(out, detail::protocol::connect(request));
+  protocol::appendFrame(out, protocol::connect(request));
   return {};
 }
 
@@ -48,14 +48,14 @@ Status Handshake::answerChallenge(const Credentials& credentials, int protocolVe
                                   std::string& out) {
   std::string data;
   if (auto status = readCredentials(credentials, data); !status.ok()) return status;
-  detail::protocol::appendFrame(
-      out, detail::protocol::authResponse(
+  protocol::appendFrame(
+      out, protocol::authResponse(
                credentials.method, data,
-               protocolVersion > 0 ? protocolVersion : detail::protocol::kProtocolVersion));
+               protocolVersion > 0 ? protocolVersion : protocol::kProtocolVersion));
   return {};
 }
 
-Handshake::Step Handshake::onFrame(const detail::protocol::Frame& frame) {
+Handshake::Step Handshake::onFrame(const protocol::Frame& frame) {
   Step step;
   const auto& command = frame.command;
   switch (command.type()) {
@@ -76,10 +76,10 @@ Handshake::Step Handshake::onFrame(const detail::protocol::Frame& frame) {
       return step;
     case proto::BaseCommand::ERROR:
       step.status =
-          detail::protocol::serverError(command.error().error(), command.error().message());
+          protocol::serverError(command.error().error(), command.error().message());
       return step;
     case proto::BaseCommand::PING:
-      detail::protocol::appendFrame(step.write, detail::protocol::pong());
+      protocol::appendFrame(step.write, protocol::pong());
       return step;
     default:
       step.status = Status(

@@ -35,7 +35,7 @@ struct Credentials {
 struct ConnectedInfo {
   std::string serverVersion;
   int protocolVersion{0};
-  std::uint32_t maxMessageSize{detail::protocol::kDefaultMaxMessageSize};
+  std::uint32_t maxMessageSize{protocol::kDefaultMaxMessageSize};
 };
 
 class Handshake {
@@ -51,7 +51,7 @@ class Handshake {
 
   // The CONNECT frame; a failed status when the credentials could not be read.
   Status start(std::string& out);
-  Step onFrame(const detail::protocol::Frame& frame);
+  Step onFrame(const protocol::Frame& frame);
 
   // The AUTH_RESPONSE frame to an AUTH_CHALLENGE (also after the handshake: token refresh).
   static Status answerChallenge(const Credentials& credentials, int protocolVersion,

@@ -9,7 +9,7 @@ void Lookup::partitions(const std::string& topic, std::chrono::milliseconds time
   auto connection = pool_->get(service_);
   auto id = connection->newRequestId();
   connection->request(
-      id, detail::protocol::partitionedMetadata(topic, id), "PARTITIONED_METADATA " + topic,
+      id, protocol::partitionedMetadata(topic, id), "PARTITIONED_METADATA " + topic,
       [done = std::move(done)](Response response) {
         if (!response.status.ok()) return done(response.status, 0);
         done({}, static_cast<int>(response.command.partitionmetadataresponse().partitions()));
@@ -32,7 +32,7 @@ void Lookup::ask(const std::string& topic, const BrokerAddress& at, bool authori
   auto connection = pool_->get(at);
   auto id = connection->newRequestId();
   connection->request(
-      id, detail::protocol::lookup(topic, id, authoritative), "LOOKUP " + topic,
+      id, protocol::lookup(topic, id, authoritative), "LOOKUP " + topic,
       [self = shared_from_this(), topic, redirects, timeout,
        done = std::move(done)](Response response) {
         if (!response.status.ok()) return done(response.status, {});

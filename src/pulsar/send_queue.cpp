@@ -4,7 +4,7 @@
 
 namespace reconsume::detail::pulsar {
 
-SendQueue::Admitted SendQueue::admit(detail::protocol::EncodedMessage message,
+SendQueue::Admitted SendQueue::admit(protocol::EncodedMessage message,
                                      Callback<MessageId> done, TimePoint deadline,
                                      const Encoder& encode) {
   // Waiting messages go first: a message must not overtake one sent before it.

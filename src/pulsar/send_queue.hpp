@@ -30,13 +30,13 @@ class SendQueue {
   };
   // A message admitted while the queue was full, not yet given a sequence id.
   struct Waiting {
-    detail::protocol::EncodedMessage message;
+    protocol::EncodedMessage message;
     Callback<MessageId> done;
     TimePoint deadline;
   };
   // Turns an admitted message into its frame once it has a sequence id.
   using Encoder =
-      std::function<std::string(detail::protocol::EncodedMessage&, std::uint64_t sequenceId)>;
+      std::function<std::string(protocol::EncodedMessage&, std::uint64_t sequenceId)>;
 
   SendQueue(std::size_t maxPending, bool blockIfFull)
       : maxPending_(maxPending), blockIfFull_(blockIfFull) {}
@@ -45,7 +45,7 @@ class SendQueue {
   // pending: it has the next sequence id and its frame is back()'s (write it if connected);
   // waiting: the queue is full and the message waits for room; busy: full and not blocking
   // (`done` was not kept).
-  Admitted admit(detail::protocol::EncodedMessage message, Callback<MessageId> done,
+  Admitted admit(protocol::EncodedMessage message, Callback<MessageId> done,
                  TimePoint deadline, const Encoder& encode);
 
   // The receipt for `sequenceId`: the oldest pending message when it matches. `outOfOrder` is

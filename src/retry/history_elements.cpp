@@ -208,7 +208,7 @@ class CompactHistoryScanner {
       } else if (c < 0x80) {
         ++at_;
       } else {
-        std::size_t length = detail::utf8SequenceLength(text_.substr(at_));
+        std::size_t length = utf8SequenceLength(text_.substr(at_));
         if (length == 0) return false;
         at_ += length;
       }

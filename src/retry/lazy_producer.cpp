@@ -2,10 +2,9 @@
 
 namespace reconsume::detail::retry {
 
-using detail::Status;
 
-void LazyProducer::get(detail::Callback<std::shared_ptr<detail::client::ProducerImpl>> done) {
-  std::shared_ptr<detail::client::ProducerImpl> ready;
+void LazyProducer::get(Callback<std::shared_ptr<client::ProducerImpl>> done) {
+  std::shared_ptr<client::ProducerImpl> ready;
   bool closed = false, startCreating = false;
   {
     std::lock_guard lock(mutex_);
@@ -24,11 +23,11 @@ void LazyProducer::get(detail::Callback<std::shared_ptr<detail::client::Producer
   }
   if (ready) return done({}, ready);
   if (!startCreating) return;
-  detail::client::ProducerImpl::create(
+  client::ProducerImpl::create(
       client_, options_,
       [self = shared_from_this()](const Status& status,
-                                  std::shared_ptr<detail::client::ProducerImpl> producer) {
-        std::vector<detail::Callback<std::shared_ptr<detail::client::ProducerImpl>>> waiting;
+                                  std::shared_ptr<client::ProducerImpl> producer) {
+        std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting;
         bool closedMeanwhile;
         {
           std::lock_guard lock(self->mutex_);
@@ -42,8 +41,8 @@ void LazyProducer::get(detail::Callback<std::shared_ptr<detail::client::Producer
       });
 }
 
-void LazyProducer::close(detail::Callback<> done) {
-  std::shared_ptr<detail::client::ProducerImpl> producer;
+void LazyProducer::close(Callback<> done) {
+  std::shared_ptr<client::ProducerImpl> producer;
   {
     std::lock_guard lock(mutex_);
     closed_ = true;

@@ -14,21 +14,21 @@ namespace reconsume::detail::retry {
 
 class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
  public:
-  LazyProducer(std::shared_ptr<detail::client::ClientImpl> client, ProducerOptions options)
+  LazyProducer(std::shared_ptr<client::ClientImpl> client, ProducerOptions options)
       : client_(std::move(client)), options_(std::move(options)) {}
 
   const std::string& topic() const { return options_.topic; }
-  void get(detail::Callback<std::shared_ptr<detail::client::ProducerImpl>> done);
-  void close(detail::Callback<> done);
+  void get(Callback<std::shared_ptr<client::ProducerImpl>> done);
+  void close(Callback<> done);
 
  private:
-  std::shared_ptr<detail::client::ClientImpl> client_;
+  std::shared_ptr<client::ClientImpl> client_;
   ProducerOptions options_;
   std::mutex mutex_;
-  std::shared_ptr<detail::client::ProducerImpl> producer_;
+  std::shared_ptr<client::ProducerImpl> producer_;
   bool creating_ = false;
   bool closed_ = false;
-  std::vector<detail::Callback<std::shared_ptr<detail::client::ProducerImpl>>> waiting_;
+  std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting_;
 };
 
 }  // namespace reconsume::detail::retry

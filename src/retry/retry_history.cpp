@@ -27,7 +27,7 @@ void appendEntry(std::string& out, const HistoryEntry& entry, std::size_t maxByt
   appendNumber(out, entry.delay.count());
   out += ",\"reason\":";
   std::size_t used = out.size() - begin + 1;  // + the closing brace
-  detail::appendJsonString(out, entry.reason, maxBytes > used ? maxBytes - used : 0);
+  appendJsonString(out, entry.reason, maxBytes > used ? maxBytes - used : 0);
   out += '}';
 }
 

@@ -70,7 +70,7 @@ class Builder {
         originId_(originId),
         route_(route),
         now_(now),
-        reason_(detail::truncateUtf8(reason, kReasonMaxBytes)),
+        reason_(truncateUtf8(reason, kReasonMaxBytes)),
         toRetryTopic_(route.destination == Destination::retryTopic) {}
 
   Properties build() {
@@ -150,7 +150,7 @@ class Builder {
         break;
       case Key::realTopic:
         keepOr(key, present,
-               [&] { return detail::TopicName::parse(originTopic_).base().toString(); });
+               [&] { return TopicName::parse(originTopic_).base().toString(); });
         break;
       case Key::reconsumeTimes:
         put(key, std::to_string(route_.count));

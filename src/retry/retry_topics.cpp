@@ -9,13 +9,13 @@ namespace {
 constexpr std::string_view kRetrySuffix = "-RETRY";
 constexpr std::string_view kDeadLetterSuffix = "-DLQ";
 
-detail::TopicName baseTopic(std::string_view topic, std::string_view subscription) {
+TopicName baseTopic(std::string_view topic, std::string_view subscription) {
   if (subscription.empty()) {
     throw Error(errc::invalid_argument, "the subscription of topic '" + std::string(topic) +
                                             "' is empty; retry and dead-letter topic names need "
                                             "one");
   }
-  return detail::TopicName::parse(topic).base();
+  return TopicName::parse(topic).base();
 }
 
 // A subscription name with a '/' would make the result a different (or invalid) topic.

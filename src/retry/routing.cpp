@@ -38,7 +38,7 @@ void validate(const RetryPolicy& policy, const RetryRequest& request) {
     case RetryRequest::Kind::delay:
       if (request.delay.count() < 0) {
         throw Error(errc::invalid_argument,
-                    "delay " + detail::formatDuration(request.delay) +
+                    "delay " + formatDuration(request.delay) +
                         " is negative; give zero (immediately) or a positive delay");
       }
       break;
@@ -111,7 +111,7 @@ RetryRequest RetryRequest::from(const ReconsumeOptions& options) {
   if (options.level && options.delay) {
     throw Error(errc::invalid_argument, "ReconsumeOptions sets both level " +
                                             std::to_string(*options.level) + " and delay " +
-                                            detail::formatDuration(*options.delay) +
+                                            formatDuration(*options.delay) +
                                             "; set at most one of them");
   }
   if (options.level) {
@@ -197,7 +197,7 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
     if (route.delay.count() < 0) {
       throw Error(errc::invalid_argument,
                   "the custom retry policy's delay for retry " + std::to_string(route.count) +
-                      " is " + detail::formatDuration(route.delay) + ", which is negative");
+                      " is " + formatDuration(route.delay) + ", which is negative");
     }
   }
   return route;
