@@ -4,6 +4,7 @@
 #include <google/protobuf/wire_format_lite.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "protocol/command_body.hpp"
 #include "protocol/server_error.hpp"
