@@ -29,6 +29,8 @@ enum class errc {
   producer_busy,         // a producer's pending queue is full
   unsupported,           // the operation is not available on this backend or subscription
   unavailable,           // the broker is temporarily unable to serve (not ready, too many requests)
+  transaction_conflict,  // another transaction holds the message this one acknowledges
+  transaction_not_found,  // the transaction is over at its coordinator (timed out, aborted, ended)
 };
 
 const std::error_category& category() noexcept;
@@ -42,7 +44,8 @@ class Error : public std::system_error {
 };
 
 // True for failures that may succeed when tried again unchanged: timeout, connection_lost,
-// producer_busy and unavailable.
+// producer_busy and unavailable. Not transaction_conflict or transaction_not_found: repeating the
+// request in the same transaction fails again; the work has to be redone in a new one.
 bool isRetryable(const std::error_code& code) noexcept;
 
 }  // namespace reconsume

@@ -34,6 +34,10 @@ class Category final : public std::error_category {
         return "unsupported";
       case errc::unavailable:
         return "service unavailable";
+      case errc::transaction_conflict:
+        return "transaction conflict";
+      case errc::transaction_not_found:
+        return "transaction not found";
     }
     return "unknown reconsume error " + std::to_string(value);
   }

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "PulsarApi.pb.h"
+#include "protocol/txn_id.hpp"
 #include "reconsume/consumer_options.hpp"
 #include "reconsume/message.hpp"
 
@@ -115,6 +116,16 @@ proto::BaseCommand ack(std::uint64_t consumerId, std::span<const MessageId> ids,
 // Everything up to and including the entry of `id`.
 proto::BaseCommand ackCumulative(std::uint64_t consumerId, const MessageId& id,
                                  std::optional<std::uint64_t> requestId = {});
+// The same inside transaction `txn`: the acknowledgement takes effect when the transaction
+// commits and is dropped when it aborts. The request id is required because Pulsar reports a
+// conflict (another transaction holds the message: TransactionConflict) only in the ACK_RESPONSE.
+// Register the subscription first (addSubscriptionToTxn, transaction_commands.hpp).
+proto::BaseCommand ack(std::uint64_t consumerId, const TxnId& txn, std::uint64_t requestId,
+                       const MessageId& id, std::span<const std::int64_t> ackSet = {});
+proto::BaseCommand ack(std::uint64_t consumerId, const TxnId& txn, std::uint64_t requestId,
+                       std::span<const MessageId> ids);
+proto::BaseCommand ackCumulative(std::uint64_t consumerId, const TxnId& txn,
+                                 std::uint64_t requestId, const MessageId& id);
 // Acknowledges an entry the consumer could not use, telling the broker why (what the Java client
 // does with a corrupt message). It is then gone for this subscription.
 proto::BaseCommand discardCorrupt(std::uint64_t consumerId, const MessageId& id,

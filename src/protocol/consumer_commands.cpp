@@ -43,6 +43,12 @@ proto::BaseCommand ackCommand(std::uint64_t consumerId, proto::CommandAck::AckTy
   return command;
 }
 
+proto::BaseCommand inTransaction(proto::BaseCommand command, const TxnId& txn) {
+  command.mutable_ack()->set_txnid_most_bits(txn.mostBits);
+  command.mutable_ack()->set_txnid_least_bits(txn.leastBits);
+  return command;
+}
+
 }  // namespace
 
 proto::BaseCommand subscribe(const SubscribeRequest& request) {
@@ -116,6 +122,21 @@ proto::BaseCommand ackCumulative(std::uint64_t consumerId, const MessageId& id,
   auto command = ackCommand(consumerId, proto::CommandAck::Cumulative, requestId);
   *command.mutable_ack()->add_message_id() = entryIdData(id);
   return command;
+}
+
+proto::BaseCommand ack(std::uint64_t consumerId, const TxnId& txn, std::uint64_t requestId,
+                       const MessageId& id, std::span<const std::int64_t> ackSet) {
+  return inTransaction(ack(consumerId, id, ackSet, requestId), txn);
+}
+
+proto::BaseCommand ack(std::uint64_t consumerId, const TxnId& txn, std::uint64_t requestId,
+                       std::span<const MessageId> ids) {
+  return inTransaction(ack(consumerId, ids, requestId), txn);
+}
+
+proto::BaseCommand ackCumulative(std::uint64_t consumerId, const TxnId& txn,
+                                 std::uint64_t requestId, const MessageId& id) {
+  return inTransaction(ackCumulative(consumerId, id, requestId), txn);
 }
 
 proto::BaseCommand discardCorrupt(std::uint64_t consumerId, const MessageId& id,

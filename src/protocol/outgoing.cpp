@@ -70,6 +70,10 @@ proto::BaseCommand send(std::uint64_t producerId, const proto::MessageMetadata& 
   if (metadata.has_highest_sequence_id()) {
     send.set_highest_sequence_id(metadata.highest_sequence_id());
   }
+  if (metadata.has_txnid_most_bits() && metadata.has_txnid_least_bits()) {
+    send.set_txnid_most_bits(metadata.txnid_most_bits());
+    send.set_txnid_least_bits(metadata.txnid_least_bits());
+  }
   return command;
 }
 
@@ -80,6 +84,23 @@ void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage
 std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message) {
   std::string out;
   appendSend(out, producerId, message);
+  return out;
+}
+
+void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage& message,
+                const std::optional<TxnId>& txn) {
+  if (!txn) return appendSend(out, producerId, message);
+  // A copy: the caller may send the same message again later, in another transaction or none.
+  proto::MessageMetadata metadata = message.metadata;
+  metadata.set_txnid_most_bits(txn->mostBits);
+  metadata.set_txnid_least_bits(txn->leastBits);
+  appendPayloadFrame(out, send(producerId, metadata), metadata, message.payload);
+}
+
+std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message,
+                       const std::optional<TxnId>& txn) {
+  std::string out;
+  appendSend(out, producerId, message, txn);
   return out;
 }
 

@@ -8,10 +8,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "PulsarApi.pb.h"
 #include "common/status.hpp"
+#include "protocol/txn_id.hpp"
 #include "reconsume/message.hpp"
 
 namespace reconsume::detail::protocol {
@@ -46,11 +48,21 @@ reconsume::detail::Status checkMessageSize(const EncodedMessage& message,
                                            std::uint32_t maxMessageSize);
 
 // The SEND command: sequence id from the metadata; for a batch also num_messages and
-// highest_sequence_id.
+// highest_sequence_id; for a message of a transaction (metadata with txnid_most_bits and
+// txnid_least_bits) also the transaction's id, as the Java client repeats it there.
 proto::BaseCommand send(std::uint64_t producerId, const proto::MessageMetadata& metadata);
 
 // The complete SEND frame.
 std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message);
 void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage& message);
+
+// With `txn`, the message is published in that transaction: its metadata and the command both
+// carry the id. Brokers file the message by the metadata's id (the transaction buffer), so an id
+// in the command alone would publish it outside the transaction. Without `txn`, the same as the
+// functions above. Register the partition first (addPartitionToTxn, transaction_commands.hpp).
+std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message,
+                       const std::optional<TxnId>& txn);
+void appendSend(std::string& out, std::uint64_t producerId, const EncodedMessage& message,
+                const std::optional<TxnId>& txn);
 
 }  // namespace reconsume::detail::protocol

@@ -25,6 +25,13 @@ errc toErrc(proto::ServerError error) noexcept {
       return errc::unsupported;
     case proto::ChecksumError:
       return errc::protocol_error;
+    case proto::TransactionConflict:
+      return errc::transaction_conflict;
+    // InvalidTxnStatus is what a commit gets while the coordinator is aborting the transaction
+    // after its timeout, and TransactionNotFound once it is done: the same end for the caller.
+    case proto::TransactionNotFound:
+    case proto::InvalidTxnStatus:
+      return errc::transaction_not_found;
     case proto::UnknownError:
     case proto::ConsumerBusy:
     case proto::ProducerBlockedQuotaExceededError:
@@ -33,10 +40,7 @@ errc toErrc(proto::ServerError error) noexcept {
     case proto::ProducerBusy:
     case proto::IncompatibleSchema:
     case proto::ConsumerAssignError:
-    case proto::InvalidTxnStatus:
     case proto::NotAllowedError:
-    case proto::TransactionConflict:
-    case proto::TransactionNotFound:
     case proto::ProducerFenced:
       return errc::broker_error;
   }

@@ -1,6 +1,7 @@
 // Writes the seed corpus of the frame decoder fuzzer: valid frames as a client and a broker
-// exchange them, each file prefixed with the fuzzer's mode byte (frame_decoder_fuzzer.cpp).
-// Usage: reconsume_fuzz_corpus <directory>
+// exchange them, each file prefixed with the fuzzer's mode byte (frame_decoder_fuzzer.cpp); with a
+// second directory, also the seeds of transaction_response_fuzzer.cpp there.
+// Usage: reconsume_fuzz_corpus <directory> [<transaction directory>]
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "protocol/commands.hpp"
 #include "protocol/frame_encoder.hpp"
 #include "protocol/outgoing.hpp"
+#include "protocol/transaction_commands.hpp"
 
 using namespace reconsume;
 using namespace reconsume::detail::protocol;
@@ -42,14 +44,67 @@ EncodedMessage batch(proto::CompressionType compression) {
                                     .compression = compression});
 }
 
+// Every transaction answer, succeeded and failed, as frames (mode 0x00: one read) and as bare
+// bodies (mode 1 + 2 * the body's index in the fuzzer's list).
+template <typename Write>
+void writeTransactionSeeds(Write write) {
+  using Type = proto::BaseCommand;
+  std::string stream;
+  auto both = [&](const std::string& name, Type command, int index, const auto& body) {
+    write(name, 0x00, encodeFrame(command));
+    write(name + "-body", static_cast<char>(1 + 2 * index), body.SerializePartialAsString());
+    appendFrame(stream, command);
+  };
+  for (bool failed : {false, true}) {
+    const std::string suffix = failed ? "-failed" : "";
+    Type command;
+    command.set_type(Type::TC_CLIENT_CONNECT_RESPONSE);
+    auto& connect = *command.mutable_tcclientconnectresponse();
+    connect.set_request_id(1);
+    if (failed) connect.set_error(proto::TransactionCoordinatorNotFound);
+    both("tc-connect" + suffix, command, 0, connect);
+
+    auto fill = [&](auto& body) {
+      body.set_request_id(2);
+      body.set_txnid_most_bits(1);
+      body.set_txnid_least_bits(42);
+      if (failed) body.set_error(proto::TransactionNotFound);
+      if (failed) body.set_message("Transaction not found");
+    };
+    command.Clear();
+    command.set_type(Type::NEW_TXN_RESPONSE);
+    fill(*command.mutable_newtxnresponse());
+    both("new-txn" + suffix, command, 1, command.newtxnresponse());
+    command.Clear();
+    command.set_type(Type::ADD_PARTITION_TO_TXN_RESPONSE);
+    fill(*command.mutable_addpartitiontotxnresponse());
+    both("add-partition" + suffix, command, 2, command.addpartitiontotxnresponse());
+    command.Clear();
+    command.set_type(Type::ADD_SUBSCRIPTION_TO_TXN_RESPONSE);
+    fill(*command.mutable_addsubscriptiontotxnresponse());
+    both("add-subscription" + suffix, command, 3, command.addsubscriptiontotxnresponse());
+    command.Clear();
+    command.set_type(Type::END_TXN_RESPONSE);
+    fill(*command.mutable_endtxnresponse());
+    both("end-txn" + suffix, command, 4, command.endtxnresponse());
+    command.Clear();
+    command.set_type(Type::ACK_RESPONSE);
+    command.mutable_ackresponse()->set_consumer_id(3);
+    fill(*command.mutable_ackresponse());
+    if (failed) command.mutable_ackresponse()->set_error(proto::TransactionConflict);
+    both("ack" + suffix, command, 5, command.ackresponse());
+  }
+  write("all-answers", 0x0e, stream);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::cerr << "usage: " << argv[0] << " <directory>\n";
+  if (argc != 2 && argc != 3) {
+    std::cerr << "usage: " << argv[0] << " <directory> [<transaction directory>]\n";
     return 2;
   }
-  const std::string directory = argv[1];
+  std::string directory = argv[1];
   int written = 0;
   auto write = [&](const std::string& name, char mode, const std::string& stream) {
     std::ofstream out(directory + "/" + name, std::ios::binary);
@@ -103,5 +158,11 @@ int main(int argc, char** argv) {
   write("several-with-broker-entry-metadata", 0x05, stream);
 
   std::cout << "wrote " << written << " seeds to " << directory << "\n";
+  if (argc == 3) {
+    directory = argv[2];
+    written = 0;
+    writeTransactionSeeds(write);
+    std::cout << "wrote " << written << " seeds to " << directory << "\n";
+  }
   return 0;
 }

@@ -28,10 +28,10 @@ TEST(ServerError, MapsEveryValue) {
       {proto::IncompatibleSchema, errc::broker_error},
       {proto::ConsumerAssignError, errc::broker_error},
       {proto::TransactionCoordinatorNotFound, errc::unavailable},
-      {proto::InvalidTxnStatus, errc::broker_error},
+      {proto::InvalidTxnStatus, errc::transaction_not_found},
       {proto::NotAllowedError, errc::broker_error},
-      {proto::TransactionConflict, errc::broker_error},
-      {proto::TransactionNotFound, errc::broker_error},
+      {proto::TransactionConflict, errc::transaction_conflict},
+      {proto::TransactionNotFound, errc::transaction_not_found},
       {proto::ProducerFenced, errc::broker_error},
   };
   static_assert(std::size(expected) == proto::ServerError_ARRAYSIZE);
