@@ -43,9 +43,10 @@ set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo_root=$(cd "$script_dir/.." && pwd)
-version=${RECONSUME_PULSAR_VERSION:-4.0.8}
-home=${RECONSUME_PULSAR_HOME:-$repo_root/.pulsar}
-dist="$home/apache-pulsar-$version"
+# The distribution (version, home, dist, fetch_distribution) and the broker settings the tests
+# rely on (set_conf, apply_test_broker_settings), shared with scripts/pulsar-cluster.sh.
+# shellcheck source-path=SCRIPTDIR source=lib/pulsar-dist.sh
+source "$script_dir/lib/pulsar-dist.sh"
 logs="$home/logs"
 run="$home/run"
 pid_file="$run/pulsar.pid"
@@ -67,66 +68,12 @@ die() {
 # ---------------------------------------------------------------------------------------------
 # Distribution and configuration
 
-fetch_distribution() {
-  [[ -x "$dist/bin/pulsar" ]] && return 0
-  command -v mvn >/dev/null || die "mvn is not installed (scripts/install-deps.sh --test installs it)"
-  command -v java >/dev/null || die "java is not installed (scripts/install-deps.sh --test installs it)"
-  local artifact="org.apache.pulsar:pulsar-server-distribution:$version:tar.gz:bin"
-  local download="$home/download"
-  mkdir -p "$download"
-  say "fetching $artifact with Maven (cached in ~/.m2)"
-  mvn -B -q -Dstyle.color=never dependency:copy -Dartifact="$artifact" -DoutputDirectory="$download" \
-    -Dmdep.overWriteReleases=true ||
-    die "Maven could not fetch $artifact"
-  local tarball="$download/pulsar-server-distribution-$version-bin.tar.gz"
-  [[ -f "$tarball" ]] || die "Maven did not produce $tarball"
-  say "unpacking into $home"
-  # Unpack beside the final name and rename, so an interrupted unpack is never taken for a good one.
-  local partial="$home/unpacking-$version"
-  rm -rf "$partial"
-  mkdir -p "$partial"
-  tar -xzf "$tarball" -C "$partial"
-  mv "$partial/apache-pulsar-$version" "$dist"
-  rm -rf "$partial" "$tarball"
-}
-
-# set_conf FILE KEY VALUE: replace the key's line, or append it; running it again changes nothing.
-set_conf() {
-  local file=$1 key=$2 value=$3
-  if grep -q "^$key=" "$file"; then
-    local escaped=${value//\\/\\\\}
-    escaped=${escaped//|/\\|}
-    escaped=${escaped//&/\\&}
-    sed -i "s|^$key=.*|$key=$escaped|" "$file"
-  else
-    # The distribution's files do not all end with a newline.
-    [[ -z $(tail -c 1 "$file") ]] || echo >>"$file"
-    printf '%s=%s\n' "$key" "$value" >>"$file"
-  fi
-}
-
 write_test_config() {
   local conf="$dist/conf/standalone.conf"
   # Always from the distribution's original, so the result is the same however often it runs.
   [[ -f "$conf.orig" ]] || cp "$conf" "$conf.orig"
   cp "$conf.orig" "$conf"
-  # Delayed delivery every 100 ms and never early, so retry tests can check delays tightly.
-  set_conf "$conf" delayedDeliveryTickTimeMillis 100
-  set_conf "$conf" isDelayedDeliveryDeliverAtTimeStrict true
-  # Topics (retry and dead-letter topics above all) must not vanish between test steps.
-  set_conf "$conf" brokerDeleteInactiveTopicsEnabled false
-  # Keep every message: dead letters are inspected, replayed and counted after being acknowledged.
-  set_conf "$conf" defaultRetentionTimeInMinutes -1
-  set_conf "$conf" defaultRetentionSizeInMB -1
-  # The transactional mode (publish + acknowledge in one transaction).
-  set_conf "$conf" transactionCoordinatorEnabled true
-  # Acknowledging one message of a batch must not redeliver its siblings.
-  set_conf "$conf" acknowledgmentAtBatchIndexLevelEnabled true
-  # Lookups answer with this host: pulsar://localhost:6650 and pulsar+ssl://localhost:6651, the
-  # name in the test server certificate (the default is the machine's host name).
-  set_conf "$conf" advertisedAddress localhost
-  # Tests create partitioned topics; auto-created ones stay non-partitioned (Pulsar's default).
-  set_conf "$conf" allowAutoTopicCreationType non-partitioned
+  apply_test_broker_settings "$conf"
 }
 
 # ---------------------------------------------------------------------------------------------
