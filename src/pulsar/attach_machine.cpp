@@ -5,6 +5,16 @@ namespace reconsume::detail::pulsar {
 using Action = AttachMachine::Action;
 using Kind = Action::Kind;
 
+namespace {
+
+Action act(Kind kind) {
+  Action action;
+  action.kind = kind;
+  return action;
+}
+
+}  // namespace
+
 AttachMachine::Action AttachMachine::start(TimePoint now) {
   if (state_ != State::idle) return {};
   budget_.bound(now + operationTimeout_);
@@ -13,7 +23,7 @@ AttachMachine::Action AttachMachine::start(TimePoint now) {
 
 AttachMachine::Action AttachMachine::lookUp(TimePoint now) {
   state_ = State::lookingUp;
-  Action action{Kind::lookUp};
+  auto action = act(Kind::lookUp);
   action.attempt = ++attempt_;
   action.timeout = budget_.left(now, operationTimeout_);
   return action;
@@ -24,7 +34,7 @@ AttachMachine::Action AttachMachine::lookedUp(std::uint64_t attempt, const Statu
   if (attempt != attempt_ || state_ != State::lookingUp) return {};
   if (!status.ok()) return attemptFailed(status, now);
   state_ = State::creating;
-  Action action{Kind::create};
+  auto action = act(Kind::create);
   action.attempt = attempt;
   return action;
 }
@@ -32,13 +42,13 @@ AttachMachine::Action AttachMachine::lookedUp(std::uint64_t attempt, const Statu
 AttachMachine::Action AttachMachine::created(std::uint64_t attempt, const Status& status,
                                              TimePoint now) {
   if (attempt != attempt_ || state_ != State::creating) {
-    return status.ok() ? Action{Kind::discard} : Action{};
+    return status.ok() ? act(Kind::discard) : Action{};
   }
   if (!status.ok()) return attemptFailed(status, now);
   state_ = State::attached;
   budget_.succeeded();
   budget_.unbound();
-  Action action{Kind::attached};
+  auto action = act(Kind::attached);
   action.first = !everAttached_;
   everAttached_ = true;
   return action;
@@ -56,7 +66,7 @@ AttachMachine::Action AttachMachine::backOff(std::chrono::milliseconds wait, con
   state_ = State::backingOff;
   held_ = false;
   closedWhileHeld_ = false;
-  Action action{Kind::retry};
+  auto action = act(Kind::retry);
   action.wait = wait;
   action.closeCurrent = closeCurrent;
   action.status = why;
@@ -105,11 +115,11 @@ AttachMachine::Action AttachMachine::close() {
     case State::attached:
       state_ = State::closing;
       held_ = false;
-      return Action{Kind::closeRemote};
+      return act(Kind::closeRemote);
     case State::closing:
       return {};
     case State::closed:
-      return Action{Kind::closed};
+      return act(Kind::closed);
     default:
       return finish(Kind::closed, {});
   }
@@ -129,7 +139,7 @@ AttachMachine::Action AttachMachine::finish(Kind kind, const Status& status) {
   state_ = State::closed;
   held_ = false;
   ++attempt_;  // answers still on their way are stale now
-  Action action{kind};
+  auto action = act(kind);
   action.status = status;
   return action;
 }
