@@ -32,6 +32,16 @@ struct ConsumerOptions {
   std::optional<RetryPolicy> retry;  // set: reconsumeLater and deadLetter are enabled
   std::optional<std::string> retryTopic, deadLetterTopic;  // defaults per SPEC.md section 3
   std::string deadLetterSubscription{"reconsume-dlq"};
+  // reconsumeLater and deadLetter publish and acknowledge in one transaction (SPEC.md section 1):
+  // whatever fails, the message is in exactly one place. Needs a broker with transactions
+  // (Pulsar's transactionCoordinatorEnabled=true).
+  bool transactionalRetry{false};
+  // Poison messages: a message the broker delivered more than this many times (negative
+  // acknowledgements, ack timeouts, consumer crashes) goes to the dead-letter topic with
+  // DEAD_LETTER_CAUSE=redelivered instead of to the application, as the Java client's
+  // DeadLetterPolicy does. 0: off. Works with and without `retry`; redelivery counts exist on
+  // Shared and Key_Shared subscriptions only.
+  int maxRedeliverCount{0};
 
   // Redelivered after this long without an acknowledgement (0: never), plus
   // ackTimeoutRedeliveryBackoff->next(redeliveryCount) when a backoff is set.

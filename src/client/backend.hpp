@@ -9,6 +9,7 @@
 // held. A backend never calls user code; the layer above posts user handlers to executors.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -19,6 +20,7 @@
 #include "common/callback.hpp"
 #include "common/message_data.hpp"
 #include "common/status.hpp"
+#include "common/txn_id.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/consumer_options.hpp"
 #include "reconsume/message.hpp"
@@ -26,13 +28,34 @@
 
 namespace reconsume::detail::client {
 
+// One transaction of a backend (Pulsar's transactions, PIP-31): what is published with it stays
+// invisible to consumers, and what is acknowledged with it stays pending (delivered to nobody
+// else), until it commits; an abort discards the publishes and makes the acknowledged messages
+// available again (redelivered). The coordinator aborts a transaction still open after its
+// timeout.
+class BackendTransaction {
+ public:
+  virtual ~BackendTransaction() = default;
+  virtual const TxnId& id() const = 0;
+  // Ends the transaction. Errors: transaction_not_found (timed out, or already ended),
+  // transaction_conflict, unavailable / connection_lost / timeout (the outcome may be unknown:
+  // see SPEC.md section 1), closed.
+  virtual void commit(Callback<> done) = 0;
+  virtual void abort(Callback<> done) = 0;
+};
+
 class BackendProducer {
  public:
   virtual ~BackendProducer() = default;
   virtual const std::string& topic() const = 0;
   // Stores the message; the callback gets its id once the broker confirmed it. Validates
-  // deliverAfter/deliverAt and the size against the broker's maximum message size.
+  // deliverAfter/deliverAt and the size against the broker's maximum message size. With a
+  // transaction, the message is stored as part of it (the topic is registered with the
+  // transaction first).
   virtual void send(const OutgoingMessage& message, Callback<MessageId> done) = 0;
+  virtual void send(const OutgoingMessage& message,
+                    const std::shared_ptr<BackendTransaction>& transaction,
+                    Callback<MessageId> done) = 0;
   virtual void close(Callback<> done) = 0;
 };
 
@@ -79,6 +102,12 @@ class BackendConsumer {
   // Individual acknowledgement. For a message of a batch entry, the entry is acknowledged on the
   // broker once every index of it is.
   virtual void acknowledge(const MessageData& message, Callback<> done) = 0;
+  // Acknowledgement as part of a transaction (the subscription is registered with it first):
+  // pending until it commits. transaction_conflict when the message is acknowledged already or
+  // pending in another transaction.
+  virtual void acknowledge(const MessageData& message,
+                           const std::shared_ptr<BackendTransaction>& transaction,
+                           Callback<> done) = 0;
   // Asks the broker to redeliver these messages now, with their redelivery count raised. On
   // Exclusive and Failover subscriptions Pulsar redelivers every unacknowledged message instead
   // (and the backend calls MessageSink::onReset); Pulsar keeps redelivery counts only on Shared
@@ -103,6 +132,10 @@ class Backend {
                          Callback<std::shared_ptr<BackendConsumer>> done) = 0;
   // Number of partitions; 0 for a non-partitioned topic.
   virtual void partitions(const std::string& topic, Callback<int> done) = 0;
+  // A new transaction, aborted by the coordinator if still open after `timeout`. Errors:
+  // unsupported (the broker has no transaction coordinator), unavailable, timeout, closed.
+  virtual void newTransaction(std::chrono::milliseconds timeout,
+                              Callback<std::shared_ptr<BackendTransaction>> done) = 0;
   // Completes every operation still in flight with errc::closed, then `done`.
   virtual void close(Callback<> done) = 0;
 };

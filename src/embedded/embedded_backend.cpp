@@ -76,6 +76,12 @@ class EmbeddedBackend final : public client::Backend {
     done({}, broker_->partitions(topic));
   }
 
+  void newTransaction(std::chrono::milliseconds,
+                      Callback<std::shared_ptr<client::BackendTransaction>> done) override {
+    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
+         nullptr);
+  }
+
   void close(Callback<> done) override {
     closeAll();
     done({});

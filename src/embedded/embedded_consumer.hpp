@@ -24,6 +24,10 @@ class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
   const std::string& topic() const override { return topic_->name(); }
   void flow(std::uint32_t permits) override;
   void acknowledge(const MessageData& message, Callback<> done) override;
+  void acknowledge(const MessageData&, const std::shared_ptr<client::BackendTransaction>&,
+                   Callback<> done) override {
+    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"));
+  }
   void redeliver(const std::vector<MessageId>& ids) override;
   void redeliverAll() override;
   void seek(const MessageId& id, Callback<> done) override;

@@ -21,6 +21,11 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
 
   const std::string& topic() const override { return topic_->name(); }
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
+  void send(const OutgoingMessage&, const std::shared_ptr<client::BackendTransaction>&,
+            Callback<MessageId> done) override {
+    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
+         MessageId());
+  }
   void close(Callback<> done) override;
   void closeNow() override;
 

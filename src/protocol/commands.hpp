@@ -16,7 +16,7 @@
 #include <string_view>
 
 #include "PulsarApi.pb.h"
-#include "protocol/txn_id.hpp"
+#include "common/txn_id.hpp"
 #include "reconsume/consumer_options.hpp"
 #include "reconsume/message.hpp"
 

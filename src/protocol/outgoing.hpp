@@ -13,7 +13,7 @@
 
 #include "PulsarApi.pb.h"
 #include "common/status.hpp"
-#include "protocol/txn_id.hpp"
+#include "common/txn_id.hpp"
 #include "reconsume/message.hpp"
 
 namespace reconsume::detail::protocol {

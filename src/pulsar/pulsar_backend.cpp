@@ -36,6 +36,12 @@ class PulsarBackend final : public client::Backend {
     queryPartitions(network_, topic, std::move(done));
   }
 
+  void newTransaction(std::chrono::milliseconds,
+                      Callback<std::shared_ptr<client::BackendTransaction>> done) override {
+    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
+         nullptr);
+  }
+
   void close(Callback<> done) override {
     shutdown();
     done({});

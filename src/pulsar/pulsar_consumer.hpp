@@ -53,6 +53,10 @@ class PulsarConsumer final : public client::BackendConsumer,
   const std::string& topic() const override { return spec_.topic; }
   void flow(std::uint32_t permits) override;
   void acknowledge(const MessageData& message, Callback<> done) override;
+  void acknowledge(const MessageData&, const std::shared_ptr<client::BackendTransaction>&,
+                   Callback<> done) override {
+    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"));
+  }
   void redeliver(const std::vector<MessageId>& ids) override;
   void redeliverAll() override;
   void seek(const MessageId& id, Callback<> done) override;

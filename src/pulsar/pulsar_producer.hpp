@@ -42,6 +42,11 @@ class PulsarProducer final : public client::BackendProducer,
 
   const std::string& topic() const override { return options_.topic; }
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
+  void send(const OutgoingMessage&, const std::shared_ptr<client::BackendTransaction>&,
+            Callback<MessageId> done) override {
+    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
+         MessageId());
+  }
   void close(Callback<> done) override;
   void shutdown(const Status& why) override;
 

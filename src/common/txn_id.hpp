@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-namespace reconsume::detail::protocol {
+namespace reconsume::detail {
 
 struct TxnId {
   std::uint64_t mostBits{0};
@@ -24,4 +24,4 @@ struct TxnId {
   friend bool operator==(const TxnId&, const TxnId&) = default;
 };
 
-}  // namespace reconsume::detail::protocol
+}  // namespace reconsume::detail
