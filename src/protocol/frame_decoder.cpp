@@ -61,75 +61,82 @@ DecodeError frameError(FrameError kind, std::string message,
   return error;
 }
 
-// Parses the payload section (everything after the command) into `frame`.
-std::optional<DecodeError> decodePayloadSection(std::string_view section,
-                                                const FrameDecoderOptions& options, Frame& frame) {
+// "<frame> is truncated: <part> needs <need> bytes, <left> left".
+DecodeError truncatedPart(const proto::BaseCommand& command, std::string_view part,
+                          std::size_t need, std::size_t left) {
+  return frameError(FrameError::truncated,
+                    describe(command) + " frame is truncated: " + std::string(part) + " needs " +
+                        std::to_string(need) + " bytes, " + std::to_string(left) + " left",
+                    &command);
+}
+
+// The broker entry metadata (after its magic 0x0e02, which `section` starts with) into `frame`;
+// moves `section` past it.
+std::optional<DecodeError> decodeBrokerEntryMetadata(std::string_view& section, Frame& frame) {
   const auto& command = frame.command;
-  // Only built when something is wrong: most frames are fine.
-  auto what = [&command] { return describe(command); };
-  auto truncated = [&](std::string_view part, std::size_t need) {
-    return frameError(FrameError::truncated,
-                      what() + " frame is truncated: " + std::string(part) + " needs " +
-                          std::to_string(need) + " bytes, " + std::to_string(section.size()) +
-                          " left",
-                      &command);
-  };
-
-  if (section.size() < 2) return truncated("the payload section's magic", 2);
-  std::uint16_t magic = wire::readU16(section.data());
-
-  if (magic == kBrokerEntryMetadataMagic) {
-    if (section.size() < 6) return truncated("the broker entry metadata size", 6);
-    const std::uint32_t size = wire::readU32(section.data() + 2);
-    section.remove_prefix(6);
-    if (size > section.size()) {
-      return frameError(FrameError::truncated,
-                        what() + " frame is truncated: broker entry metadata size " +
-                            std::to_string(size) + " exceeds the " +
-                            std::to_string(section.size()) + " bytes left",
-                        &command);
-    }
-    proto::BrokerEntryMetadata entry;
-    if (!entry.ParsePartialFromArray(section.data(), static_cast<int>(size))) {
-      return frameError(FrameError::bad_broker_entry_metadata,
-                        what() + " frame has broker entry metadata of " + std::to_string(size) +
-                            " bytes that does not parse",
-                        &command);
-    }
-    frame.brokerEntryMetadata = std::move(entry);
-    section.remove_prefix(size);
-    if (section.size() < 2) return truncated("the magic after the broker entry metadata", 2);
-    magic = wire::readU16(section.data());
+  if (section.size() < 6) {
+    return truncatedPart(command, "the broker entry metadata size", 6, section.size());
   }
+  const std::uint32_t size = wire::readU32(section.data() + 2);
+  section.remove_prefix(6);
+  if (size > section.size()) {
+    return frameError(FrameError::truncated,
+                      describe(command) + " frame is truncated: broker entry metadata size " +
+                          std::to_string(size) + " exceeds the " + std::to_string(section.size()) +
+                          " bytes left",
+                      &command);
+  }
+  proto::BrokerEntryMetadata entry;
+  if (!entry.ParsePartialFromArray(section.data(), static_cast<int>(size))) {
+    return frameError(FrameError::bad_broker_entry_metadata,
+                      describe(command) + " frame has broker entry metadata of " +
+                          std::to_string(size) + " bytes that does not parse",
+                      &command);
+  }
+  frame.brokerEntryMetadata = std::move(entry);
+  section.remove_prefix(size);
+  return std::nullopt;
+}
 
+// The checksum, when `magic` (the first two bytes of `section`) is 0x0e01: verified over the rest
+// of the section if the options say so, and `section` moved past it. Without it, the section is
+// left as it is, and it is an error if the options require a checksum.
+std::optional<DecodeError> decodeChecksum(std::string_view& section, std::uint16_t magic,
+                                          const FrameDecoderOptions& options, Frame& frame) {
+  const auto& command = frame.command;
   if (magic == kChecksumMagic) {
-    if (section.size() < 6) return truncated("the checksum", 6);
+    if (section.size() < 6) return truncatedPart(command, "the checksum", 6, section.size());
     const std::uint32_t expected = wire::readU32(section.data() + 2);
     section.remove_prefix(6);
     if (options.verifyChecksum) {
       const std::uint32_t actual = crc32c(0, section.data(), section.size());
       if (actual != expected) {
         return frameError(FrameError::checksum_mismatch,
-                          what() + " frame fails its checksum: the frame says " + hex(expected, 8) +
-                              ", its " + std::to_string(section.size()) + " bytes give " +
-                              hex(actual, 8),
+                          describe(command) + " frame fails its checksum: the frame says " +
+                              hex(expected, 8) + ", its " + std::to_string(section.size()) +
+                              " bytes give " + hex(actual, 8),
                           &command);
       }
     }
     frame.hasChecksum = true;
   } else if (options.requireChecksum) {
     return frameError(FrameError::bad_magic,
-                      what() + " frame's payload section starts with " + hex(magic, 4) +
+                      describe(command) + " frame's payload section starts with " + hex(magic, 4) +
                           ", expected the checksum magic 0x0e01",
                       &command);
   }
+  return std::nullopt;
+}
 
-  if (section.size() < 4) return truncated("the metadata size", 4);
+// The sized MessageMetadata and, after it, the payload, into `frame`.
+std::optional<DecodeError> decodeMetadataAndPayload(std::string_view section, Frame& frame) {
+  const auto& command = frame.command;
+  if (section.size() < 4) return truncatedPart(command, "the metadata size", 4, section.size());
   const std::uint32_t metadataSize = wire::readU32(section.data());
   section.remove_prefix(4);
   if (metadataSize > section.size()) {
     return frameError(FrameError::truncated,
-                      what() + " frame is truncated: metadata size " +
+                      describe(command) + " frame is truncated: metadata size " +
                           std::to_string(metadataSize) + " exceeds the " +
                           std::to_string(section.size()) + " bytes left",
                       &command);
@@ -139,8 +146,8 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
       metadata.ParsePartialFromArray(section.data(), static_cast<int>(metadataSize));
   if (!parsed || !metadata.IsInitialized()) {
     return frameError(FrameError::bad_metadata,
-                      what() + " frame has MessageMetadata of " + std::to_string(metadataSize) +
-                          " bytes that does not parse" +
+                      describe(command) + " frame has MessageMetadata of " +
+                          std::to_string(metadataSize) + " bytes that does not parse" +
                           (parsed ? " (a required field is missing)" : ""),
                       &command);
   }
@@ -148,6 +155,26 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
   frame.metadata = std::move(metadata);
   frame.payload.assign(section.data(), section.size());
   return std::nullopt;
+}
+
+// Parses the payload section (everything after the command) into `frame`: [broker entry metadata]
+// [checksum] metadata payload.
+std::optional<DecodeError> decodePayloadSection(std::string_view section,
+                                                const FrameDecoderOptions& options, Frame& frame) {
+  if (section.size() < 2) {
+    return truncatedPart(frame.command, "the payload section's magic", 2, section.size());
+  }
+  std::uint16_t magic = wire::readU16(section.data());
+  if (magic == kBrokerEntryMetadataMagic) {
+    if (auto error = decodeBrokerEntryMetadata(section, frame)) return error;
+    if (section.size() < 2) {
+      return truncatedPart(frame.command, "the magic after the broker entry metadata", 2,
+                           section.size());
+    }
+    magic = wire::readU16(section.data());
+  }
+  if (auto error = decodeChecksum(section, magic, options, frame)) return error;
+  return decodeMetadataAndPayload(section, frame);
 }
 
 }  // namespace

@@ -5,13 +5,18 @@
 // (it kills the shared plain broker, so it runs alone).
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <boost/asio/use_future.hpp>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <future>
 #include <map>
 #include <mutex>
 #include <set>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/reconsume.hpp"
@@ -82,36 +87,42 @@ void handle(Consumer& consumer, const Message& message, Tally& tally) {
   ++tally.processed[n];
 }
 
-TEST(PulsarFaults, ReconsumeStreamSurvivesABrokerKillAndRestart) {
+ClientOptions faultClientOptions() {
   ClientOptions options;
   options.operationTimeout = 60s;
   options.logger = [](LogLevel level, std::string_view text) {
     if (level >= LogLevel::warn)
       std::fprintf(stderr, "client: %.*s\n", int(text.size()), text.data());
   };
-  auto client = Client::connect(pulsar().serviceUrl, options);
-  auto topic = uniqueTopic("faults");
+  return options;
+}
+
+Consumer subscribeWithRetries(Client& client, const std::string& topic) {
   ConsumerOptions consumerOptions;
   consumerOptions.topics = {topic};
   consumerOptions.subscription = "faults";
   consumerOptions.initialPosition = InitialPosition::earliest;
   consumerOptions.retry = RetryPolicy::levels(DelayLevels::parse("100ms 300ms"), 2);
-  auto consumer = client.subscribe(consumerOptions);
+  return client.subscribe(consumerOptions);
+}
+
+Producer createPatientProducer(Client& client, const std::string& topic) {
   ProducerOptions producerOptions;
   producerOptions.topic = topic;
   producerOptions.sendTimeout = 180s;  // outlives the outage: sends wait for the broker
-  auto producer = client.createProducer(producerOptions);
-  auto message = [](int n) {
-    OutgoingMessage m;
-    m.payload = "message-" + std::to_string(n);
-    m.key = "k" + std::to_string(n % 10);
-    m.properties = {{"n", std::to_string(n)}};
-    return m;
-  };
-  for (int n = 0; n < kMessages / 2; ++n) producer.send(message(n));
+  return client.createProducer(producerOptions);
+}
 
-  Tally tally;
-  std::atomic<bool> stop{false};
+OutgoingMessage numbered(int n) {
+  OutgoingMessage m;
+  m.payload = "message-" + std::to_string(n);
+  m.key = "k" + std::to_string(n % 10);
+  m.properties = {{"n", std::to_string(n)}};
+  return m;
+}
+
+// Four threads receiving and handling messages until `stop` is set.
+std::vector<std::thread> startWorkers(Consumer& consumer, Tally& tally, std::atomic<bool>& stop) {
   std::vector<std::thread> workers;
   for (int w = 0; w < 4; ++w) {
     workers.emplace_back([&] {
@@ -127,25 +138,64 @@ TEST(PulsarFaults, ReconsumeStreamSurvivesABrokerKillAndRestart) {
       }
     });
   }
-  // Kill the broker once a third is through, while retries are in flight.
-  auto deadline = std::chrono::steady_clock::now() + 60s;
-  while (tally.accountedFor() < kMessages / 3 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(20ms);  // polling the workers' progress
+  return workers;
+}
+
+// Until `count` messages are accounted for or `timeout` has passed, looking every `poll`.
+void waitForProgress(Tally& tally, std::size_t count, std::chrono::seconds timeout,
+                     std::chrono::milliseconds poll) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (tally.accountedFor() < count && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(poll);  // polling the workers' progress
   }
+}
+
+struct Accounting {
+  int duplicates = 0;
+  std::vector<int> missing;
+};
+
+// Each message processed or in the dead-letter topic, as its fate says; duplicates counted.
+Accounting account(Tally& tally, std::map<int, int>& deadLetters) {
+  Accounting result;
+  for (int n = 0; n < kMessages; ++n) {
+    bool processed = tally.processed.contains(n);
+    bool dead = deadLetters.contains(n);
+    if (!processed && !dead) result.missing.push_back(n);
+    if (processed) result.duplicates += tally.processed[n] - 1;
+    if (dead) result.duplicates += deadLetters[n] - 1;
+    if (fateOf(n) == Fate::deadLettered) {
+      EXPECT_TRUE(dead) << "message " << n << " should be in the dead-letter topic";
+    } else {
+      EXPECT_FALSE(dead) << "message " << n << " was dead-lettered";
+    }
+  }
+  return result;
+}
+
+TEST(PulsarFaults, ReconsumeStreamSurvivesABrokerKillAndRestart) {
+  auto client = Client::connect(pulsar().serviceUrl, faultClientOptions());
+  auto topic = uniqueTopic("faults");
+  auto consumer = subscribeWithRetries(client, topic);
+  auto producer = createPatientProducer(client, topic);
+  for (int n = 0; n < kMessages / 2; ++n) producer.send(numbered(n));
+
+  Tally tally;
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> workers = startWorkers(consumer, tally, stop);
+  // Kill the broker once a third is through, while retries are in flight.
+  waitForProgress(tally, kMessages / 3, 60s, 20ms);
   ASSERT_GE(tally.accountedFor(), static_cast<std::size_t>(kMessages / 3));
   pulsarScript("kill");
   // The second half is sent while the broker is gone: the producer holds it and writes it once
   // it is connected again.
   std::vector<std::future<MessageId>> late;
   for (int n = kMessages / 2; n < kMessages; ++n) {
-    late.push_back(producer.asyncSend(message(n), boost::asio::use_future));
+    late.push_back(producer.asyncSend(numbered(n), boost::asio::use_future));
   }
   pulsarScript("start");
 
-  deadline = std::chrono::steady_clock::now() + 240s;
-  while (tally.accountedFor() < kMessages && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(100ms);  // polling the workers' progress
-  }
+  waitForProgress(tally, kMessages, 240s, 100ms);
   stop = true;
   for (auto& worker : workers) worker.join();
   for (auto& sent : late) {
@@ -161,20 +211,7 @@ TEST(PulsarFaults, ReconsumeStreamSurvivesABrokerKillAndRestart) {
     ASSERT_TRUE(dead);
     ++deadLetters[std::stoi(dead->property("n").value_or("-1"))];
   }
-  int duplicates = 0;
-  std::vector<int> missing;
-  for (int n = 0; n < kMessages; ++n) {
-    bool processed = tally.processed.contains(n);
-    bool dead = deadLetters.contains(n);
-    if (!processed && !dead) missing.push_back(n);
-    if (processed) duplicates += tally.processed[n] - 1;
-    if (dead) duplicates += deadLetters[n] - 1;
-    if (fateOf(n) == Fate::deadLettered) {
-      EXPECT_TRUE(dead) << "message " << n << " should be in the dead-letter topic";
-    } else {
-      EXPECT_FALSE(dead) << "message " << n << " was dead-lettered";
-    }
-  }
+  auto [duplicates, missing] = account(tally, deadLetters);
   EXPECT_TRUE(missing.empty()) << missing.size() << " messages lost, the first " << missing[0];
   std::printf(
       "[ faults   ] %d messages, %zu processed, %zu dead-lettered, %d duplicates, %d deliveries, "

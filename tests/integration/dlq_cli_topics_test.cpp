@@ -1,0 +1,75 @@
+// `reconsume dlq` as a process on unusual input: dead letters written by the Java client, bad
+// input (exit code 2, the value named, nothing changed), a topic that is no dead-letter topic.
+#include "integration/dlq_cli_support.hpp"
+#include "integration/java_interop.hpp"
+
+namespace reconsume::integration {
+namespace {
+
+TEST_F(DlqCli, JavaWrittenDeadLettersListAsCauseUnknown) {
+  std::string topic = uniqueTopic("dlq-cli-java");
+  ASSERT_EQ(runJava("produce", {"--topic", topic, "--count", "2"}).exitCode, 0);
+  // maxRedeliverCount 1: the second reconsume of each message dead-letters it; the dead-letter
+  // producer creates reconsume-dlq so that they are kept.
+  auto java =
+      runJava("retry-participant",
+              {"--topic", topic, "--subscription", "billing", "--max-redeliver", "1", "--receive",
+               "4", "--then", "reconsume:0", "--initial-subscription", "reconsume-dlq"});
+  ASSERT_EQ(java.exitCode, 0) << java.output;
+  std::string dlq = topic + "-billing-DLQ";
+  auto run = cli({"dlq", "list", "--json", dlq});
+  ASSERT_EQ(run.code, 0) << run.err;
+  auto items = jsonLines(run.out);
+  ASSERT_EQ(items.size(), 2u) << run.out;
+  for (const auto& item : items) {
+    EXPECT_EQ(item.at("cause").as_string(), "unknown");
+    EXPECT_EQ(item.at("originTopic").as_string(), topic);
+    EXPECT_EQ(item.at("reconsumeTimes").as_int64(), 2);
+  }
+  auto unknown = cli({"dlq", "list", "--json", "--cause", "unknown", dlq});
+  EXPECT_EQ(jsonLines(unknown.out).size(), 2u);
+}
+
+TEST_F(DlqCli, BadInputIsNamedExitsTwoAndChangesNothing) {
+  deadLetter("order", 2, "timeout");
+  struct Case {
+    Strings args;
+    std::string named;
+  };
+  std::string missing = uniqueTopic("dlq-cli-missing") + "-DLQ";
+  std::vector<Case> cases = {
+      {{"dlq", "list", missing}, missing},
+      {{"dlq", "list", "--reason", "time(out", dlq_}, "'time(out'"},
+      {{"dlq", "purge", "--reason", "[", dlq_}, "'['"},
+      {{"dlq", "list", "--older-than", "5 minutes", dlq_}, "'5 minutes'"},
+      {{"dlq", "replay", "--newer-than", "1y", dlq_}, "'1y'"},
+      {{"dlq", "replay", "--rate", "0", dlq_}, "--rate '0'"},
+      {{"dlq", "replay", "--rate", "-5/s", dlq_}, "--rate '-5/s'"},
+      {{"dlq", "show", dlq_, "12-7"}, "'12-7'"},
+  };
+  for (const auto& c : cases) {
+    auto run = cli(c.args);
+    EXPECT_EQ(run.code, 2) << c.named << "\n" << run.err;
+    EXPECT_NE(run.err.find(c.named), std::string::npos) << run.err;
+  }
+  EXPECT_EQ(backlog(), 2);
+  EXPECT_FALSE(admin_.topicExists(missing)) << "asking must not create it";
+  EXPECT_FALSE(consumer_.receive(500ms)) << "nothing was replayed";
+}
+
+TEST_F(DlqCli, ATopicThatIsNoDeadLetterTopicWarnsAndStillWorks) {
+  ConsumerOptions options;
+  options.topics = {topic_};
+  options.subscription = "reconsume-dlq";
+  options.initialPosition = InitialPosition::earliest;
+  client_.subscribe(options).close();
+  producer_.send("just an order");
+  auto run = cli({"dlq", "list", "--json", topic_});
+  EXPECT_EQ(run.code, 0) << run.err;
+  EXPECT_EQ(jsonLines(run.out).size(), 1u);
+  EXPECT_NE(run.err.find("does not end in -DLQ"), std::string::npos) << run.err;
+  EXPECT_NE(run.err.find("carries a retry property"), std::string::npos) << run.err;
+}
+
+}  // namespace
+}  // namespace reconsume::integration
