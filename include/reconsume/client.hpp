@@ -17,6 +17,8 @@
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/async_result.hpp>
+#include <boost/system/error_code.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -31,6 +33,7 @@
 #include "reconsume/producer_options.hpp"
 #include "reconsume/reader.hpp"
 #include "reconsume/reader_options.hpp"
+#include "reconsume/transaction.hpp"
 
 namespace reconsume {
 
@@ -52,6 +55,19 @@ class Client {
   Reader createReader(const ReaderOptions& options);
   // Number of partitions of a topic; 0 for a topic that is not partitioned.
   int partitionsOf(std::string_view topic);
+  // A new transaction (transaction.hpp).
+  Transaction newTransaction(TransactionOptions options = {});
+  // Handler: void(boost::system::error_code, Transaction).
+  template <typename CompletionToken>
+  auto asyncNewTransaction(TransactionOptions options, CompletionToken&& token) {
+    using Signature = void(boost::system::error_code, Transaction);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = impl_, options](auto handler) {
+          startNewTransaction(impl, options,
+                              detail::Completion<Signature>(std::move(handler), executorOf(impl)));
+        },
+        token);
+  }
 
   const std::string& serviceUrl() const;
   // The executor async handlers complete on when they have none of their own.
@@ -61,6 +77,12 @@ class Client {
   void close();
 
  private:
+  using Impl = std::shared_ptr<detail::client::ClientImpl>;
+  static boost::asio::any_io_executor executorOf(const Impl& impl);
+  static void startNewTransaction(
+      const Impl& impl, TransactionOptions options,
+      detail::Completion<void(boost::system::error_code, Transaction)> done);
+
   std::shared_ptr<detail::client::ClientImpl> impl_;
 };
 

@@ -30,6 +30,7 @@
 #include "reconsume/consumer_options.hpp"
 #include "reconsume/detail/completion.hpp"
 #include "reconsume/message.hpp"
+#include "reconsume/transaction.hpp"
 
 namespace reconsume {
 
@@ -52,6 +53,8 @@ class Consumer {
   // Nothing when no message arrived within `timeout` (real time).
   std::optional<Message> receive(std::chrono::milliseconds timeout);
   void acknowledge(const Message& message);
+  // Pending until `transaction` commits (acknowledged for good then; redelivered if it aborts).
+  void acknowledge(const Message& message, const Transaction& transaction);
   // Gives the message back; redelivered after the negative-ack delay or backoff.
   void negativeAcknowledge(const Message& message);
   // Redelivers every message received and not yet acknowledged.
@@ -79,6 +82,13 @@ class Consumer {
   auto asyncAcknowledge(const Message& message, CompletionToken&& token) {
     return initiate(token, [message](const Impl& impl, Done done) {
       startAcknowledge(impl, message, std::move(done));
+    });
+  }
+  template <typename CompletionToken>
+  auto asyncAcknowledge(const Message& message, const Transaction& transaction,
+                        CompletionToken&& token) {
+    return initiate(token, [message, transaction](const Impl& impl, Done done) {
+      startAcknowledge(impl, message, std::move(done), transaction);
     });
   }
   // Handler: void(boost::system::error_code); completes once the retry is published and the
@@ -147,7 +157,8 @@ class Consumer {
   static boost::asio::any_io_executor executorOf(const Impl& impl);
   static void startReceive(const Impl& impl,
                            detail::Completion<void(boost::system::error_code, Message)> done);
-  static void startAcknowledge(const Impl& impl, const Message& message, Done done);
+  static void startAcknowledge(const Impl& impl, const Message& message, Done done,
+                               const Transaction& transaction = {});
   static void startReconsumeLater(const Impl& impl, const Message& message,
                                   const ReconsumeOptions& options, Done done);
   static void startDeadLetter(const Impl& impl, const Message& message, const std::string& reason,

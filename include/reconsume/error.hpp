@@ -31,6 +31,9 @@ enum class errc {
   unavailable,           // the broker is temporarily unable to serve (not ready, too many requests)
   transaction_conflict,  // another transaction holds the message this one acknowledges
   transaction_not_found,  // the transaction is over at its coordinator (timed out, aborted, ended)
+  // reconsumeLater/deadLetter: the new message is stored, but the acknowledgement of the original
+  // was not confirmed (sent again, still unconfirmed); do not call again for that message
+  acknowledgement_unconfirmed,
 };
 
 const std::error_category& category() noexcept;

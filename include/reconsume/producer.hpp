@@ -21,6 +21,7 @@
 #include "reconsume/detail/completion.hpp"
 #include "reconsume/message.hpp"
 #include "reconsume/producer_options.hpp"
+#include "reconsume/transaction.hpp"
 
 namespace reconsume {
 
@@ -35,6 +36,8 @@ class Producer {
 
   MessageId send(std::string_view payload);
   MessageId send(const OutgoingMessage& message);
+  // Stored as part of `transaction`: delivered to consumers only once it commits.
+  MessageId send(const OutgoingMessage& message, const Transaction& transaction);
 
   // Handler: void(boost::system::error_code, MessageId). Completes on the handler's associated
   // executor, by default the client's I/O executor, once the broker confirmed or the send failed.
@@ -48,6 +51,18 @@ class Producer {
         },
         token, std::move(message));
   }
+  template <typename CompletionToken>
+  auto asyncSend(OutgoingMessage message, const Transaction& transaction,
+                 CompletionToken&& token) {
+    using Signature = void(boost::system::error_code, MessageId);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = impl_, transaction](auto handler, OutgoingMessage m) {
+          startSend(impl, std::move(m),
+                    detail::Completion<Signature>(std::move(handler), executorOf(impl)),
+                    transaction);
+        },
+        token, std::move(message));
+  }
 
   const std::string& topic() const;
   boost::asio::any_io_executor executor() const;
@@ -58,7 +73,8 @@ class Producer {
   using Impl = std::shared_ptr<detail::client::ProducerImpl>;
   static boost::asio::any_io_executor executorOf(const Impl& impl);
   static void startSend(const Impl& impl, OutgoingMessage message,
-                        detail::Completion<void(boost::system::error_code, MessageId)> done);
+                        detail::Completion<void(boost::system::error_code, MessageId)> done,
+                        const Transaction& transaction = {});
   std::shared_ptr<detail::client::ProducerImpl> impl_;
 };
 

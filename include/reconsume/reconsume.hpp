@@ -23,3 +23,4 @@
 #include "reconsume/retry_policy.hpp"
 #include "reconsume/subscription_cursor.hpp"
 #include "reconsume/tls_options.hpp"
+#include "reconsume/transaction.hpp"

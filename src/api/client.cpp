@@ -4,6 +4,7 @@
 #include "client/client_impl.hpp"
 #include "client/consumer_impl.hpp"
 #include "client/producer_impl.hpp"
+#include "client/transaction_impl.hpp"
 #include "common/sync_call.hpp"
 #include "common/topic_name.hpp"
 #include "config/consumer_options_check.hpp"
@@ -59,6 +60,31 @@ int Client::partitionsOf(std::string_view topic) {
   auto name = detail::canonicalTopic(topic);
   auto [count] = syncCall<int>([&](auto done) { impl.backend().partitions(name, done); });
   return count;
+}
+
+Transaction Client::newTransaction(TransactionOptions options) {
+  stateOf(impl_, "Client");
+  auto [transaction] = syncCall<std::shared_ptr<detail::client::TransactionImpl>>([&](auto done) {
+    detail::client::TransactionImpl::begin(impl_, options.timeout, done);
+  });
+  return Transaction(std::move(transaction));
+}
+
+boost::asio::any_io_executor Client::executorOf(const Impl& impl) {
+  return stateOf(impl, "Client").executor();
+}
+
+void Client::startNewTransaction(
+    const Impl& impl, TransactionOptions options,
+    detail::Completion<void(boost::system::error_code, Transaction)> done) {
+  auto completion = std::make_shared<decltype(done)>(std::move(done));
+  detail::client::TransactionImpl::begin(
+      impl, options.timeout,
+      [completion, impl](const detail::Status& status,
+                         std::shared_ptr<detail::client::TransactionImpl> transaction) {
+        if (!status.ok()) impl->log().warn("asyncNewTransaction: " + status.message);
+        completion->complete(detail::api::toErrorCode(status), Transaction(std::move(transaction)));
+      });
 }
 
 const std::string& Client::serviceUrl() const {

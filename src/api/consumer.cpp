@@ -2,6 +2,7 @@
 
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
+#include "client/transaction_impl.hpp"
 #include "common/sync_call.hpp"
 #include "retry/reconsumer.hpp"
 
@@ -79,6 +80,13 @@ void Consumer::acknowledge(const Message& message) {
   syncCall<>([&](auto done) { impl.acknowledge(message, done); });
 }
 
+void Consumer::acknowledge(const Message& message, const Transaction& transaction) {
+  auto& impl = stateOf(impl_, "Consumer");
+  auto& txn = stateOf(transaction.impl(), "Transaction");
+  txn.usableWith(impl.client()).raiseIfFailed();
+  syncCall<>([&](auto done) { impl.acknowledge(message, txn.backend(), done); });
+}
+
 void Consumer::negativeAcknowledge(const Message& message) {
   stateOf(impl_, "Consumer").negativeAcknowledge(message).raiseIfFailed();
 }
@@ -123,8 +131,14 @@ void Consumer::startReceive(const Impl& impl,
   impl.core->receiveAsync(completeWith(*impl.core, std::move(done), "asyncReceive"));
 }
 
-void Consumer::startAcknowledge(const Impl& impl, const Message& message, Done done) {
-  impl.core->acknowledge(message, completeWith(*impl.core, std::move(done), "asyncAcknowledge"));
+void Consumer::startAcknowledge(const Impl& impl, const Message& message, Done done,
+                                const Transaction& transaction) {
+  auto finish = completeWith(*impl.core, std::move(done), "asyncAcknowledge");
+  if (!transaction) return impl.core->acknowledge(message, std::move(finish));
+  if (auto usable = transaction.impl()->usableWith(impl.core->client()); !usable.ok()) {
+    return finish(usable);
+  }
+  impl.core->acknowledge(message, transaction.impl()->backend(), std::move(finish));
 }
 
 void Consumer::startReconsumeLater(const Impl& impl, const Message& message,

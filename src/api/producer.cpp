@@ -2,6 +2,7 @@
 
 #include "api/handle.hpp"
 #include "client/producer_impl.hpp"
+#include "client/transaction_impl.hpp"
 #include "common/sync_call.hpp"
 
 namespace reconsume {
@@ -23,18 +24,32 @@ MessageId Producer::send(const OutgoingMessage& message) {
   return id;
 }
 
+MessageId Producer::send(const OutgoingMessage& message, const Transaction& transaction) {
+  auto& impl = stateOf(impl_, "Producer");
+  auto& txn = detail::api::stateOf(transaction.impl(), "Transaction");
+  txn.usableWith(impl.client()).raiseIfFailed();
+  auto [id] = syncCall<MessageId>([&](auto done) { impl.send(message, done, txn.backend()); });
+  return id;
+}
+
 boost::asio::any_io_executor Producer::executorOf(const Impl& impl) {
   return stateOf(impl, "Producer").client().executor();
 }
 
 void Producer::startSend(const Impl& impl, OutgoingMessage message,
-                         detail::Completion<void(boost::system::error_code, MessageId)> done) {
+                         detail::Completion<void(boost::system::error_code, MessageId)> done,
+                         const Transaction& transaction) {
   auto completion = std::make_shared<decltype(done)>(std::move(done));
   auto client = impl->client().shared_from_this();
-  impl->send(message, [completion, client](const detail::Status& status, const MessageId& id) {
+  auto finish = [completion, client](const detail::Status& status, const MessageId& id) {
     if (!status.ok()) client->log().warn("asyncSend: " + status.message);
     completion->complete(detail::api::toErrorCode(status), id);
-  });
+  };
+  if (!transaction) return impl->send(message, finish);
+  if (auto usable = transaction.impl()->usableWith(impl->client()); !usable.ok()) {
+    return finish(usable, MessageId());
+  }
+  impl->send(message, finish, transaction.impl()->backend());
 }
 
 const std::string& Producer::topic() const {

@@ -47,7 +47,7 @@ ConsumerSpec ConsumerSpec::of(const ConsumerOptions& options) {
 }
 
 ConsumerImpl::ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec)
-    : client_(std::move(client)), spec_(std::move(spec)) {
+    : client_(std::move(client)), spec_(std::move(spec)), poison_(spec_.options.maxRedeliverCount) {
   flowThreshold_ = static_cast<std::uint32_t>(std::max(1, spec_.options.receiverQueueSize / 2));
   for (const auto& topic : spec_.topics) topicNames_.push_back(topic.topic);
 }
@@ -130,12 +130,17 @@ Status ConsumerImpl::closedStatus() const {
                 "consumer of subscription '" + spec_.options.subscription + "' is closed");
 }
 
-Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
+std::optional<Message> ConsumerImpl::handOut(ReceiveQueue::Item item) {
   auto& slot = *slots_[item.slot];
   if (++slot.taken >= flowThreshold_) {
     if (auto permits = slot.taken.exchange(0); permits > 0 && slot.backend) {
       slot.backend->flow(permits);
     }
+  }
+  if (poison_.overLimit(Message(item.message))) {
+    // Delivered more than maxRedeliverCount times (its consumer crashed): not for the application.
+    if (spec_.poisonSink) spec_.poisonSink->onPoison(Message(item.message), shared_from_this());
+    return std::nullopt;
   }
   const auto& data = *item.message;
   if (spec_.options.ackTimeout.count() > 0 && spec_.durable) {
@@ -149,16 +154,20 @@ Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
     std::lock_guard lock(positionMutex_);
     slot.lastHandedOut = data.id;
   }
-  return Message(std::move(item.message));
+  Message message(std::move(item.message));
+  poison_.handedOut(item.slot, message);
+  return message;
 }
 
 std::optional<Message> ConsumerImpl::receive(
     std::optional<std::chrono::steady_clock::time_point> deadline) {
   if (closed_) closedStatus().raise();
-  std::optional<ReceiveQueue::Item> item;
-  queue_.pop(deadline, item).raiseIfFailed();
-  if (!item) return std::nullopt;
-  return handOut(std::move(*item));
+  for (;;) {
+    std::optional<ReceiveQueue::Item> item;
+    queue_.pop(deadline, item).raiseIfFailed();
+    if (!item) return std::nullopt;
+    if (auto message = handOut(std::move(*item))) return message;
+  }
 }
 
 void ConsumerImpl::receiveAsync(Callback<Message> done) {
@@ -169,7 +178,9 @@ void ConsumerImpl::receiveAsync(Callback<Message> done) {
     // the io executor instead.
     boost::asio::post(self->client_->io(), [self, done, status, item = std::move(item)]() mutable {
       if (!status.ok()) return done(status, {});
-      done({}, self->handOut(std::move(item)));
+      auto message = self->handOut(std::move(item));
+      if (!message) return self->receiveAsync(std::move(done));  // a poison message: the next
+      done({}, std::move(*message));
     });
   });
 }
@@ -193,7 +204,28 @@ void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
   if (auto status = slotOf(message, slot); !status.ok()) return done(status);
   ackTimeouts_->remove(slot, message.id());
   negativeAcks_->remove(slot, message.id());
-  slots_[slot]->backend->acknowledge(*message.impl(), std::move(done));
+  poison_.forget(slot, message.id());
+  auto backend = slots_[slot]->backend;
+  backend->acknowledge(*message.impl(), [backend, data = message.impl(),
+                                         done = std::move(done)](const Status& status) {
+    if (status.code != errc::connection_lost) return done(status);
+    // The answer did not come: the broker may have the acknowledgement or not. Sent again (an
+    // acknowledgement by id stays valid across sessions), it waits for the consumer's next
+    // session and goes out before new messages are asked for (SPEC.md section 1).
+    backend->acknowledge(*data, done);
+  });
+}
+
+void ConsumerImpl::acknowledge(const Message& message,
+                               const std::shared_ptr<BackendTransaction>& transaction,
+                               Callback<> done) {
+  if (closed_) return done(closedStatus());
+  std::size_t slot = 0;
+  if (auto status = slotOf(message, slot); !status.ok()) return done(status);
+  ackTimeouts_->remove(slot, message.id());
+  negativeAcks_->remove(slot, message.id());
+  poison_.forget(slot, message.id());
+  slots_[slot]->backend->acknowledge(*message.impl(), transaction, std::move(done));
 }
 
 Status ConsumerImpl::negativeAcknowledge(const Message& message) {
@@ -211,13 +243,18 @@ Status ConsumerImpl::negativeAcknowledge(const Message& message) {
 
 void ConsumerImpl::redeliver(std::size_t slot, std::vector<MessageId> ids) {
   if (closed_ || !slots_[slot]->backend) return;
-  slots_[slot]->backend->redeliver(ids);
+  // Remembered poison messages go to the dead-letter topic instead of back to the subscription.
+  for (const auto& message : poison_.take(slot, ids)) {
+    if (spec_.poisonSink) spec_.poisonSink->onPoison(message, shared_from_this());
+  }
+  if (!ids.empty()) slots_[slot]->backend->redeliver(ids);
 }
 
 void ConsumerImpl::redeliverUnacknowledged() {
   if (closed_) closedStatus().raise();
   ackTimeouts_->clear();
   negativeAcks_->clear();
+  poison_.clear();
   for (auto& slot : slots_) {
     if (slot->backend) slot->backend->redeliverAll();
   }

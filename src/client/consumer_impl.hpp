@@ -14,6 +14,7 @@
 
 #include "client/backend.hpp"
 #include "client/client_impl.hpp"
+#include "client/poison.hpp"
 #include "client/receive_queue.hpp"
 #include "client/redelivery_scheduler.hpp"
 
@@ -32,6 +33,9 @@ struct ConsumerSpec {
   bool durable{true};                       // false: a reader
   std::optional<MessageId> startMessageId;  // readers
   bool startMessageIdInclusive{false};
+  // Where messages past options.maxRedeliverCount go (the retry layer's dead-letter path); null:
+  // they are dropped from delivery but stay on the subscription.
+  std::shared_ptr<PoisonSink> poisonSink;
 
   // A durable consumer of `options.topics` (checked and canonical), with their type and position.
   static ConsumerSpec of(const ConsumerOptions& options);
@@ -48,6 +52,10 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   void receiveAsync(Callback<Message> done);
 
   void acknowledge(const Message& message, Callback<> done);
+  // As part of `transaction`: pending until it commits; an abort makes the message available
+  // again (the broker redelivers it).
+  void acknowledge(const Message& message, const std::shared_ptr<BackendTransaction>& transaction,
+                   Callback<> done);
   Status negativeAcknowledge(const Message& message);
   void redeliverUnacknowledged();
   // Readers: position every topic after `id`; the queue is emptied.
@@ -75,8 +83,9 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
 
   ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec);
   void subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done);
-  // Bookkeeping when a message goes to the application: flow permits, ack timeout, position.
-  Message handOut(ReceiveQueue::Item item);
+  // Bookkeeping when a message goes to the application: flow permits, ack timeout, position;
+  // nothing when it is a poison message (it went to the poison sink instead).
+  std::optional<Message> handOut(ReceiveQueue::Item item);
   void redeliver(std::size_t slot, std::vector<MessageId> ids);
   Status closedStatus() const;
 
@@ -89,6 +98,7 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   ReceiveQueue queue_;
   std::shared_ptr<RedeliveryScheduler> negativeAcks_;
   std::shared_ptr<RedeliveryScheduler> ackTimeouts_;
+  PoisonTracker poison_;
   std::mutex positionMutex_;  // readers' positions: Slot::lastHandedOut, spec_.startMessageId
   std::atomic<bool> closed_{false};
 };

@@ -70,9 +70,11 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
   return partitions_[roundRobin_++ % partitions_.size()].get();
 }
 
-void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done) {
+void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done,
+                        const std::shared_ptr<BackendTransaction>& transaction) {
   if (closed_) return done(Status(errc::closed, "producer on " + topic() + " is closed"), {});
   if (auto check = checkOutgoing(message); !check.ok()) return done(check, {});
+  if (transaction) return route(message)->send(message, transaction, std::move(done));
   route(message)->send(message, std::move(done));
 }
 

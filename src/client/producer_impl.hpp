@@ -21,8 +21,10 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
 
   const std::string& topic() const { return options_.topic; }
   ClientImpl& client() { return *client_; }
-  // Checks the message (delays), picks its partition and sends it.
-  void send(const OutgoingMessage& message, Callback<MessageId> done);
+  // Checks the message (delays), picks its partition and sends it — as part of `transaction`
+  // when one is given.
+  void send(const OutgoingMessage& message, Callback<MessageId> done,
+            const std::shared_ptr<BackendTransaction>& transaction = nullptr);
   void close(Callback<> done) override;
 
  private:

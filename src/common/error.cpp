@@ -38,6 +38,8 @@ class Category final : public std::error_category {
         return "transaction conflict";
       case errc::transaction_not_found:
         return "transaction not found";
+      case errc::acknowledgement_unconfirmed:
+        return "the new message is stored but the acknowledgement of the original is unconfirmed";
     }
     return "unknown reconsume error " + std::to_string(value);
   }

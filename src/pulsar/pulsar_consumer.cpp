@@ -95,9 +95,12 @@ void PulsarConsumer::onAttached(const Response&, bool first) {
   bool keep = !first && !resetOnSubscribe_;
   resetOnSubscribe_ = spec_.durable;
   if (!keep) sink_->onReset(spec_.topic);
-  sendFlow(permits_.resubscribed(keep));
-  if (!first) network_->log.info(describe() + " is subscribed again");
+  // Operations that waited go first: acknowledgements sent again after a lost answer reach the
+  // broker before it is asked for messages (which could redeliver them).
+  auto permits = permits_.resubscribed(keep);
   runDeferred();
+  sendFlow(permits);
+  if (!first) network_->log.info(describe() + " is subscribed again");
 }
 
 void PulsarConsumer::onSessionLost(std::uint64_t session, const Status& why) {

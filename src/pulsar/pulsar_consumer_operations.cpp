@@ -66,6 +66,9 @@ void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
         if (tracker && id.batchIndex() >= 0) {
           switch (self->batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
             case BatchAcks::Outcome::already:
+              // Sent again (its answer was lost): the entry's ACK goes again once it is complete.
+              if (!tracker->complete()) return done({});
+              break;
             case BatchAcks::Outcome::recorded:
               return done({});
             case BatchAcks::Outcome::complete:
