@@ -1,6 +1,7 @@
 // pulsar:// and pulsar+ssl://: the Backend seam over Pulsar's binary protocol. Wires the pieces
 // together — connection options from ClientOptions (TLS context, token, timeouts), the connection
-// pool, the lookup — and hands producers and consumers their share of it.
+// pool, the lookup, the transaction coordinators — and hands producers and consumers their share
+// of it.
 #include "pulsar/pulsar_backend.hpp"
 
 #include "common/open_handles.hpp"
@@ -9,6 +10,8 @@
 #include "pulsar/partitions_query.hpp"
 #include "pulsar/pulsar_consumer.hpp"
 #include "pulsar/pulsar_producer.hpp"
+#include "pulsar/pulsar_transaction.hpp"
+#include "pulsar/transaction_coordinators.hpp"
 
 namespace reconsume::detail::pulsar {
 namespace {
@@ -36,10 +39,20 @@ class PulsarBackend final : public client::Backend {
     queryPartitions(network_, topic, std::move(done));
   }
 
-  void newTransaction(std::chrono::milliseconds,
+  void newTransaction(std::chrono::milliseconds timeout,
                       Callback<std::shared_ptr<client::BackendTransaction>> done) override {
-    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
-         nullptr);
+    if (network_->closed) return done(closedStatus(), nullptr);
+    if (timeout.count() <= 0) {
+      return done(Status(errc::invalid_argument, "the transaction timeout " +
+                                                     std::to_string(timeout.count()) +
+                                                     " ms is not positive"),
+                  nullptr);
+    }
+    coordinators_->newTransaction(timeout, [coordinators = coordinators_, done = std::move(done)](
+                                               const Status& status, TxnId id) {
+      if (!status.ok()) return done(status, nullptr);
+      done({}, std::make_shared<PulsarTransaction>(id, coordinators));
+    });
   }
 
   void close(Callback<> done) override {
@@ -55,11 +68,15 @@ class PulsarBackend final : public client::Backend {
   void shutdown() {
     if (network_->closed.exchange(true)) return;
     for (auto& handle : handles_->closeAll()) handle->shutdown(closedStatus());
+    coordinators_->shutdown(closedStatus());
     network_->pool->close();
   }
 
   const std::shared_ptr<Network> network_;
   const std::shared_ptr<OpenHandles<Handle>> handles_ = std::make_shared<OpenHandles<Handle>>();
+  // Idle until the first transaction.
+  const std::shared_ptr<TransactionCoordinators> coordinators_ =
+      std::make_shared<TransactionCoordinators>(network_);
   const std::string url_;
 };
 

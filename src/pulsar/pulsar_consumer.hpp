@@ -19,6 +19,9 @@
 // the broker's ACK_RESPONSE (acknowledgements made in one burst share one ACK command and its
 // receipt). A message of a batch completes at once while other messages of its entry are
 // unacknowledged (BatchAcks); the one completing the entry sends the ACK and waits for the broker.
+// In a transaction (pulsar_consumer_transactions.cpp): the subscription is registered with the
+// transaction first, then each acknowledgement is an ACK of its own with the transaction's id,
+// completed by its ACK_RESPONSE (where a conflict is reported).
 //
 // Thread safety: every member may be called from any thread; the state lives on a strand; the
 // sink and callbacks run there with no lock held.
@@ -53,10 +56,9 @@ class PulsarConsumer final : public client::BackendConsumer,
   const std::string& topic() const override { return spec_.topic; }
   void flow(std::uint32_t permits) override;
   void acknowledge(const MessageData& message, Callback<> done) override;
-  void acknowledge(const MessageData&, const std::shared_ptr<client::BackendTransaction>&,
-                   Callback<> done) override {
-    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"));
-  }
+  void acknowledge(const MessageData& message,
+                   const std::shared_ptr<client::BackendTransaction>& transaction,
+                   Callback<> done) override;
   void redeliver(const std::vector<MessageId>& ids) override;
   void redeliverAll() override;
   void seek(const MessageId& id, Callback<> done) override;
@@ -109,6 +111,9 @@ class PulsarConsumer final : public client::BackendConsumer,
   void startSeek(const MessageId& id, Callback<> done);
   void onSeekAnswer(const MessageId& id, std::uint64_t consumerId, Response response,
                     Callback<> done);
+
+  // pulsar_consumer_transactions.cpp
+  void sendTransactionalAck(const MessageId& id, int batchSize, const TxnId& txn, Callback<> done);
 
   const std::shared_ptr<Network> network_;
   const client::SubscribeSpec spec_;

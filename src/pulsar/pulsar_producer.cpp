@@ -8,6 +8,7 @@
 #include "protocol/frame_encoder.hpp"
 #include "protocol/message_id.hpp"
 #include "protocol/server_error.hpp"
+#include "pulsar/pulsar_transaction.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -115,24 +116,60 @@ void PulsarProducer::onSessionLost(std::uint64_t session, const Status& why) {
 
 // ----- sending ----------------------------------------------------------------------------------
 
-void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
-  if (closed_) {
-    return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
-  }
+Status PulsarProducer::encodeOutgoing(const OutgoingMessage& message,
+                                      protocol::EncodedMessage& out) const {
+  if (closed_) return Status(errc::closed, "producer of " + options_.topic + " is closed");
   // Compression is the expensive part: done here, on the caller's thread.
-  protocol::EncodedMessage encoded;
   try {
     protocol::SendContext context;
     context.publishTimeMs = epochMillis();  // the broker's clock is the system's
     context.compression = protocol::toProto(options_.compression);
-    encoded = protocol::encodeMessage(message, context);
+    out = protocol::encodeMessage(message, context);
   } catch (...) {
-    return done(Status::fromException(std::current_exception()), MessageId());
+    return Status::fromException(std::current_exception());
   }
+  return {};
+}
+
+void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
+  protocol::EncodedMessage encoded;
+  if (auto status = encodeOutgoing(message, encoded); !status.ok())
+    return done(status, MessageId());
   asio::post(strand_, [self = shared_from_this(), encoded = std::move(encoded),
                        done = std::move(done)]() mutable {
     self->enqueue(std::move(encoded), std::move(done));
   });
+}
+
+void PulsarProducer::send(const OutgoingMessage& message,
+                          const std::shared_ptr<client::BackendTransaction>& transaction,
+                          Callback<MessageId> done) {
+  auto txn = PulsarTransaction::from(transaction);
+  if (!txn) {
+    return done(Status(errc::invalid_argument, "send to " + options_.topic +
+                                                   ": the transaction is not one of this client's"),
+                MessageId());
+  }
+  auto encoded = std::make_shared<protocol::EncodedMessage>();
+  if (auto status = encodeOutgoing(message, *encoded); !status.ok())
+    return done(status, MessageId());
+  // The id in the metadata files the message in the transaction's buffer; the SEND repeats it
+  // (protocol::send copies it there), and a resend after a reconnection carries both again.
+  encoded->metadata.set_txnid_most_bits(txn->id().mostBits);
+  encoded->metadata.set_txnid_least_bits(txn->id().leastBits);
+  if (auto status = txn->begin("send to " + options_.topic); !status.ok()) {
+    return done(status, MessageId());
+  }
+  Callback<MessageId> finish = [txn, done = std::move(done)](const Status& status, MessageId id) {
+    txn->finished(status);
+    done(status, id);
+  };
+  txn->registerPartition(
+      options_.topic, [self = shared_from_this(), encoded, finish](const Status& status) {
+        if (!status.ok()) return finish(status, MessageId());
+        asio::post(self->strand_,
+                   [self, encoded, finish] { self->enqueue(std::move(*encoded), finish); });
+      });
 }
 
 void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageId> done) {

@@ -42,11 +42,12 @@ class PulsarProducer final : public client::BackendProducer,
 
   const std::string& topic() const override { return options_.topic; }
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
-  void send(const OutgoingMessage&, const std::shared_ptr<client::BackendTransaction>&,
-            Callback<MessageId> done) override {
-    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
-         MessageId());
-  }
+  // Registers the topic with the transaction first (once per transaction), then queues the
+  // message like any other, its metadata and SEND carrying the transaction's id. A message sent
+  // outside the transaction meanwhile may overtake it.
+  void send(const OutgoingMessage& message,
+            const std::shared_ptr<client::BackendTransaction>& transaction,
+            Callback<MessageId> done) override;
   void close(Callback<> done) override;
   void shutdown(const Status& why) override;
 
@@ -70,6 +71,7 @@ class PulsarProducer final : public client::BackendProducer,
   void onClosing() override { drainedMaybeClose(); }
   void onFinished(const AttachMachine::Action& how) override;
 
+  Status encodeOutgoing(const OutgoingMessage& message, protocol::EncodedMessage& out) const;
   void enqueue(protocol::EncodedMessage message, Callback<MessageId> done);
   void handleFrame(const protocol::Frame& frame);
   void onReceipt(const proto::CommandSendReceipt& receipt);
