@@ -13,6 +13,8 @@
 //     //  or   {"exponential": {"min": "1s", "max": "1m", "multiplier": 2, "jitter": "full"},
 //     //        "maxRetries": 10}
 //     "retryTopic": "...", "deadLetterTopic": "...", "deadLetterSubscription": "reconsume-dlq",
+//     "transactionalRetry": false,       // moves in one transaction each (SPEC.md section 1)
+//     "maxRedeliverCount": 5,            // poison messages to the dead-letter topic (0: off)
 //     "ackTimeout": "30s",
 //     "negativeAckRedeliveryDelay": "1m",
 //     "negativeAckRedeliveryBackoff": {"type": "multiplier", "min": "1s", "max": "1m",

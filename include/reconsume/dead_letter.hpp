@@ -29,7 +29,7 @@ struct DeadLetterHop {
 struct DeadLetter {
   Message message;  // id, topic (partition), payload, key, properties, publish time
 
-  std::string cause;   // DEAD_LETTER_CAUSE ("exhausted", "explicit"); "unknown" when absent
+  std::string cause;   // DEAD_LETTER_CAUSE ("exhausted", "explicit", "redelivered"); else "unknown"
   std::string reason;  // RECONSUME_REASON, else the newest history entry's reason, else ""
   std::optional<std::string> originTopic;      // REAL_TOPIC
   std::optional<std::string> originMessageId;  // ORIGIN_MESSAGE_ID (or ORIGIN_MESSAGE_IDY_TIME)
@@ -53,7 +53,7 @@ struct DeadLetter {
 // Which dead letters a call is about. Every field that is set must match (and); unset fields match
 // everything.
 struct DeadLetterFilter {
-  std::optional<std::string> cause;   // "exhausted", "explicit" or "unknown"
+  std::optional<std::string> cause;   // "exhausted", "explicit", "redelivered" or "unknown"
   std::optional<std::string> reason;  // ECMAScript regular expression, found anywhere in `reason`
   std::optional<std::string> origin;  // REAL_TOPIC, compared as canonical names ("orders" works)
   std::optional<std::string> key;     // the partition key, exactly

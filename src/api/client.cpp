@@ -37,8 +37,8 @@ Producer Client::createProducer(const ProducerOptions& options) {
 Consumer Client::subscribe(const ConsumerOptions& options) {
   stateOf(impl_, "Client");
   auto checked = detail::config::normalizeConsumerOptions(options);
-  if (!checked.retry) {
-    // Without a retry policy no retry code is involved.
+  if (!checked.retry && checked.maxRedeliverCount == 0) {
+    // Without a retry policy or a dead-letter rule no retry code is involved.
     auto [core] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>([&](auto done) {
       detail::client::ConsumerImpl::create(impl_, detail::client::ConsumerSpec::of(checked), done);
     });
@@ -64,9 +64,8 @@ int Client::partitionsOf(std::string_view topic) {
 
 Transaction Client::newTransaction(TransactionOptions options) {
   stateOf(impl_, "Client");
-  auto [transaction] = syncCall<std::shared_ptr<detail::client::TransactionImpl>>([&](auto done) {
-    detail::client::TransactionImpl::begin(impl_, options.timeout, done);
-  });
+  auto [transaction] = syncCall<std::shared_ptr<detail::client::TransactionImpl>>(
+      [&](auto done) { detail::client::TransactionImpl::begin(impl_, options.timeout, done); });
   return Transaction(std::move(transaction));
 }
 

@@ -164,7 +164,7 @@ const std::vector<std::string>& Consumer::topics() const {
 
 std::optional<std::string> Consumer::retryTopic() const {
   stateOf(impl_, "Consumer");
-  if (!retry_) return std::nullopt;
+  if (!retry_ || !retry_->hasRetryPolicy()) return std::nullopt;
   return retry_->topics().retryTopic;
 }
 

@@ -17,7 +17,17 @@ class ConsumerImpl::Sink final : public MessageSink {
       : owner_(std::move(owner)), slot_(slot) {}
 
   void onMessage(std::shared_ptr<MessageData> message) override {
-    if (auto owner = owner_.lock()) owner->queue_.push({std::move(message), slot_});
+    auto owner = owner_.lock();
+    if (!owner) return;
+    if (owner->poison_.overLimit(message->redeliveryCount)) {
+      // Delivered more than maxRedeliverCount times: not for the application. Diverted on the
+      // io executor, since a sink may not call back into the backend.
+      boost::asio::post(owner->client_->io(), [owner, slot = slot_, message = std::move(message)] {
+        owner->divert(slot, Message(message));
+      });
+      return;
+    }
+    owner->queue_.push({std::move(message), slot_});
   }
   void onReset(const std::string&) override {
     if (auto owner = owner_.lock()) {
@@ -130,18 +140,24 @@ Status ConsumerImpl::closedStatus() const {
                 "consumer of subscription '" + spec_.options.subscription + "' is closed");
 }
 
-std::optional<Message> ConsumerImpl::handOut(ReceiveQueue::Item item) {
-  auto& slot = *slots_[item.slot];
+void ConsumerImpl::taken(std::size_t index) {
+  auto& slot = *slots_[index];
   if (++slot.taken >= flowThreshold_) {
     if (auto permits = slot.taken.exchange(0); permits > 0 && slot.backend) {
       slot.backend->flow(permits);
     }
   }
-  if (poison_.overLimit(Message(item.message))) {
-    // Delivered more than maxRedeliverCount times (its consumer crashed): not for the application.
-    if (spec_.poisonSink) spec_.poisonSink->onPoison(Message(item.message), shared_from_this());
-    return std::nullopt;
-  }
+}
+
+void ConsumerImpl::divert(std::size_t slot, const Message& message) {
+  if (closed_) return;
+  taken(slot);  // its permit, as if the application had taken it
+  if (spec_.poisonSink) spec_.poisonSink->onPoison(message, shared_from_this());
+}
+
+Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
+  auto& slot = *slots_[item.slot];
+  taken(item.slot);
   const auto& data = *item.message;
   if (spec_.options.ackTimeout.count() > 0 && spec_.durable) {
     auto wait = spec_.options.ackTimeout;
@@ -162,12 +178,10 @@ std::optional<Message> ConsumerImpl::handOut(ReceiveQueue::Item item) {
 std::optional<Message> ConsumerImpl::receive(
     std::optional<std::chrono::steady_clock::time_point> deadline) {
   if (closed_) closedStatus().raise();
-  for (;;) {
-    std::optional<ReceiveQueue::Item> item;
-    queue_.pop(deadline, item).raiseIfFailed();
-    if (!item) return std::nullopt;
-    if (auto message = handOut(std::move(*item))) return message;
-  }
+  std::optional<ReceiveQueue::Item> item;
+  queue_.pop(deadline, item).raiseIfFailed();
+  if (!item) return std::nullopt;
+  return handOut(std::move(*item));
 }
 
 void ConsumerImpl::receiveAsync(Callback<Message> done) {
@@ -178,9 +192,7 @@ void ConsumerImpl::receiveAsync(Callback<Message> done) {
     // the io executor instead.
     boost::asio::post(self->client_->io(), [self, done, status, item = std::move(item)]() mutable {
       if (!status.ok()) return done(status, {});
-      auto message = self->handOut(std::move(item));
-      if (!message) return self->receiveAsync(std::move(done));  // a poison message: the next
-      done({}, std::move(*message));
+      done({}, self->handOut(std::move(item)));
     });
   });
 }

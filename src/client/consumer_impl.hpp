@@ -83,9 +83,12 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
 
   ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec);
   void subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done);
-  // Bookkeeping when a message goes to the application: flow permits, ack timeout, position;
-  // nothing when it is a poison message (it went to the poison sink instead).
-  std::optional<Message> handOut(ReceiveQueue::Item item);
+  // Bookkeeping when a message goes to the application: flow permits, ack timeout, position.
+  Message handOut(ReceiveQueue::Item item);
+  // A message of `slot` left the queue: flow permits go back in bunches.
+  void taken(std::size_t slot);
+  // A poison message that arrived: to the poison sink instead of the application.
+  void divert(std::size_t slot, const Message& message);
   void redeliver(std::size_t slot, std::vector<MessageId> ids);
   Status closedStatus() const;
 

@@ -36,9 +36,7 @@ class PoisonTracker {
 
   bool enabled() const { return max_ > 0; }
   // Delivered more times than allowed: not for the application.
-  bool overLimit(const Message& message) const {
-    return enabled() && message.redeliveryCount() > max_;
-  }
+  bool overLimit(int redeliveryCount) const { return enabled() && redeliveryCount > max_; }
   // Handed to the application: remembered when its next redelivery would pass the limit.
   void handedOut(std::size_t slot, const Message& message) {
     if (!enabled() || message.redeliveryCount() < max_) return;

@@ -187,6 +187,9 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
   options.deadLetterTopic = fields.string("deadLetterTopic");
   options.deadLetterSubscription =
       fields.string("deadLetterSubscription").value_or(options.deadLetterSubscription);
+  options.transactionalRetry =
+      fields.boolean("transactionalRetry").value_or(options.transactionalRetry);
+  options.maxRedeliverCount = fields.int32("maxRedeliverCount").value_or(options.maxRedeliverCount);
   options.ackTimeout = fields.duration("ackTimeout").value_or(options.ackTimeout);
   options.negativeAckRedeliveryDelay =
       fields.duration("negativeAckRedeliveryDelay").value_or(options.negativeAckRedeliveryDelay);

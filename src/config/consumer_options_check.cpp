@@ -47,6 +47,15 @@ void validateConsumerOptions(const ConsumerOptions& options) {
   }
   if (options.retryTopic) checkTopic("retryTopic", *options.retryTopic);
   if (options.deadLetterTopic) checkTopic("deadLetterTopic", *options.deadLetterTopic);
+  if (options.maxRedeliverCount < 0) {
+    fail("maxRedeliverCount",
+         std::to_string(options.maxRedeliverCount) + " must not be negative (0 turns it off)");
+  }
+  if (options.transactionalRetry && !options.retry) {
+    fail("transactionalRetry",
+         "is set without a retry policy (ConsumerOptions::retry): it applies "
+         "to reconsumeLater and deadLetter");
+  }
 }
 
 ConsumerOptions normalizeConsumerOptions(ConsumerOptions options) {

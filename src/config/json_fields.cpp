@@ -70,6 +70,13 @@ std::optional<int> JsonFields::int32(std::string_view key) {
   return static_cast<int>(*value);
 }
 
+std::optional<bool> JsonFields::boolean(std::string_view key) {
+  const auto* value = find(key);
+  if (!value) return std::nullopt;
+  if (!value->is_bool()) fail(key, "must be true or false");
+  return value->get_bool();
+}
+
 std::optional<double> JsonFields::number(std::string_view key) {
   const auto* value = find(key);
   if (!value) return std::nullopt;

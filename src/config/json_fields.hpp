@@ -33,6 +33,7 @@ class JsonFields {
   std::optional<std::int64_t> integer(std::string_view key);
   std::optional<int> int32(std::string_view key);
   std::optional<double> number(std::string_view key);
+  std::optional<bool> boolean(std::string_view key);
   std::optional<std::chrono::milliseconds> duration(std::string_view key);  // "30s"
   const boost::json::object* object(std::string_view key);
   const boost::json::array* array(std::string_view key);

@@ -29,9 +29,10 @@ std::string canonicalOrSame(const std::string& topic) {
 
 CompiledFilter::CompiledFilter(const DeadLetterFilter& filter) : filter_(filter) {
   if (filter.cause && *filter.cause != "exhausted" && *filter.cause != "explicit" &&
-      *filter.cause != "unknown") {
-    throw Error(errc::invalid_argument,
-                "cause '" + *filter.cause + "' is not one of exhausted, explicit, unknown");
+      *filter.cause != "redelivered" && *filter.cause != "unknown") {
+    throw Error(errc::invalid_argument, "cause '" + *filter.cause +
+                                            "' is not one of exhausted, explicit, redelivered, "
+                                            "unknown");
   }
   if (filter.reason) {
     try {

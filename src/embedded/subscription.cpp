@@ -126,12 +126,11 @@ void Subscription::detach(std::uint64_t consumerId) {
     if (dispatcher_->active() != before) cursor_.rewind(false);
   } else {
     // Mark first, queue after the dispatcher knows the new set of consumers (Key_Shared queues
-    // per owner).
+    // per owner). As on Pulsar, a consumer leaving does not raise the redelivery count.
     std::vector<std::int64_t> returned;
     cursor_.forEachSlot([&](std::int64_t entry, EntrySlot& slot) {
       if (slot.state == EntryState::pending && slot.owner == consumerId) {
         slot.state = EntryState::replay;
-        ++slot.redeliveries;
         returned.push_back(entry);
       }
     });

@@ -1,9 +1,24 @@
 #include "retry/reconsumer.hpp"
 
 #include "common/gather.hpp"
+#include "retry/poison_dead_letters.hpp"
+#include "retry/republish.hpp"
 #include "retry/retry_properties.hpp"
 
 namespace reconsume::detail::retry {
+
+namespace {
+
+std::shared_ptr<LazyProducer> deadLetterProducer(const std::shared_ptr<client::ClientImpl>& client,
+                                                 const RetryTopics& topics) {
+  ProducerOptions options;
+  options.topic = topics.deadLetterTopic;
+  // Created with the topic, so dead letters are kept until someone replays or purges them.
+  options.initialSubscription = topics.deadLetterSubscription;
+  return std::make_shared<LazyProducer>(client, options);
+}
+
+}  // namespace
 
 void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
                            ConsumerOptions options, Callback<std::shared_ptr<Reconsumer>> done) {
@@ -17,17 +32,24 @@ void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
                                                                std::vector<int> partitions) {
     if (!status.ok()) return done(status, nullptr);
     auto topics = resolveRetryTopics(options, partitions[0], partitions[1]);
+    auto deadLetters = deadLetterProducer(client, topics);
     auto spec = client::ConsumerSpec::of(options);
-    // Pulsar delays delivery on Shared subscriptions only; earliest, so that no retry published
-    // before this subscription existed is missed.
-    spec.topics.push_back({topics.retryTopic, SubscriptionType::shared, InitialPosition::earliest});
+    if (options.retry) {
+      // Pulsar delays delivery on Shared subscriptions only; earliest, so that no retry published
+      // before this subscription existed is missed.
+      spec.topics.push_back(
+          {topics.retryTopic, SubscriptionType::shared, InitialPosition::earliest});
+    }
+    if (options.maxRedeliverCount > 0) {
+      spec.poisonSink = std::make_shared<PoisonDeadLetters>(deadLetters, options.subscription,
+                                                            options.maxRedeliverCount);
+    }
     client::ConsumerImpl::create(
         client, std::move(spec),
-        [options, topics, done](const Status& status,
-                                std::shared_ptr<client::ConsumerImpl> consumer) {
+        [options, topics, deadLetters, done](const Status& status,
+                                             std::shared_ptr<client::ConsumerImpl> consumer) {
           if (!status.ok()) return done(status, nullptr);
-          done({}, std::make_shared<Reconsumer>(std::move(consumer), *options.retry, topics,
-                                                options.topics));
+          done({}, std::make_shared<Reconsumer>(std::move(consumer), options, topics, deadLetters));
         });
   });
   for (std::size_t i = 0; i < legacy.size(); ++i) {
@@ -35,53 +57,59 @@ void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
   }
 }
 
-Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer, RetryPolicy policy,
-                       RetryTopics topics, std::vector<std::string> givenTopics)
+Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer,
+                       const ConsumerOptions& options, RetryTopics topics,
+                       std::shared_ptr<LazyProducer> deadLetters)
     : consumer_(std::move(consumer)),
-      policy_(std::move(policy)),
+      policy_(options.retry),
+      transactional_(options.transactionalRetry),
       topics_(std::move(topics)),
-      givenTopics_(std::move(givenTopics)) {
-  ProducerOptions retry;
-  retry.topic = topics_.retryTopic;
-  retryProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), retry);
-  ProducerOptions deadLetter;
-  deadLetter.topic = topics_.deadLetterTopic;
-  // Created with the topic, so dead letters are kept until someone replays or purges them.
-  deadLetter.initialSubscription = topics_.deadLetterSubscription;
-  deadLetterProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), deadLetter);
+      givenTopics_(options.topics),
+      deadLetterProducer_(std::move(deadLetters)) {
+  if (policy_) {
+    ProducerOptions retry;
+    retry.topic = topics_.retryTopic;
+    retryProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), retry);
+  }
 }
 
 void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
                            const std::string& reason,
                            const std::map<std::string, std::string>& properties, Callback<> done) {
+  if (!policy_) {
+    return done(Status(errc::invalid_argument,
+                       "reconsumeLater and deadLetter need a retry policy: subscription '" +
+                           consumer_->options().subscription +
+                           "' was created without ConsumerOptions::retry"));
+  }
   std::size_t slot = 0;
   if (auto status = consumer_->slotOf(message, slot); !status.ok()) return done(status);
-
+  auto& client = consumer_->client();
   Route route;
   OutgoingMessage outgoing;
-  auto& client = consumer_->client();
   try {
-    route = decide(policy_, message.properties(), request);
+    route = decide(*policy_, message.properties(), request);
     if (route.malformedCount) {
       client.log().warn("message " + message.id().toString() + " of " + message.topic() +
                         " has RECONSUMETIMES '" + message.property("RECONSUMETIMES").value_or("") +
                         "', which is not a count; counted as 0");
     }
-    outgoing.properties =
+    outgoing = republished(
+        message,
         buildProperties(message.properties(), message.topic(), consumer_->options().subscription,
-                        message.id(), route, client.clock()->now(), reason, properties);
+                        message.id(), route, client.clock()->now(), reason, properties),
+        route);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
-  outgoing.payload = std::string(message.data());
-  outgoing.key = message.key();
-  outgoing.keyIsBase64 = message.keyIsBase64();
-  outgoing.orderingKey = message.orderingKey();
-  outgoing.eventTime = message.eventTime();
-  bool toRetry = route.destination == Destination::retryTopic;
-  if (toRetry) outgoing.deliverAfter = route.delay;
+  auto producer =
+      route.destination == Destination::retryTopic ? retryProducer_ : deadLetterProducer_;
+  if (transactional_) return moveInTransaction(message, std::move(outgoing), producer, done);
+  moveAtLeastOnce(message, std::move(outgoing), producer, done);
+}
 
-  auto& producer = toRetry ? retryProducer_ : deadLetterProducer_;
+void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingMessage outgoing,
+                                 std::shared_ptr<LazyProducer> producer, Callback<> done) {
   auto publishFailed = [consumer = consumer_, message, target = producer->topic(),
                         done](const Status& status) {
     // Not acknowledged: it comes back after the negative-ack delay.
@@ -92,18 +120,29 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   producer->get([consumer = consumer_, message, outgoing = std::move(outgoing), publishFailed,
                  done](const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
     if (!status.ok()) return publishFailed(status);
-    producer->send(outgoing,
-                   [consumer, message, publishFailed, done](const Status& sent, const MessageId&) {
-                     if (!sent.ok()) return publishFailed(sent);
-                     consumer->acknowledge(message, done);
-                   });
+    producer->send(outgoing, [consumer, message, publishFailed, done, target = producer->topic()](
+                                 const Status& sent, const MessageId& id) {
+      if (!sent.ok()) return publishFailed(sent);
+      consumer->acknowledge(message, [message, done, target, id](const Status& acked) {
+        if (acked.ok() || acked.code == errc::closed) return done(acked);
+        // The copy is stored: calling again would start a second chain (SPEC.md section 1).
+        done(Status(errc::acknowledgement_unconfirmed,
+                    "message " + message.id().toString() + " is stored in " + target + " as " +
+                        id.toString() +
+                        ", but its acknowledgement was not confirmed: " + acked.message));
+      });
+    });
   });
 }
 
 void Reconsumer::close(Callback<> done) {
   auto producers =
       countDown(2, [consumer = consumer_, done](const Status&) { consumer->close(done); });
-  retryProducer_->close(producers);
+  if (retryProducer_) {
+    retryProducer_->close(producers);
+  } else {
+    producers({});
+  }
   deadLetterProducer_->close(producers);
 }
 

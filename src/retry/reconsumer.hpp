@@ -1,17 +1,22 @@
-// The retry layer of one consumer: reconsumeLater and deadLetter (SPEC.md section 1). It holds the
-// core consumer (which reads the subscribed topics and the retry topic) and, made on first use, the
-// retry and dead-letter producers. Each call routes the message with the policy, builds the new
-// message's properties, publishes it, and only once the broker confirmed, acknowledges the
-// original. A failed publish leaves the original unacknowledged and negatively acknowledges it, so
-// it comes back (at-least-once).
+// The retry layer of one consumer: reconsumeLater and deadLetter (SPEC.md section 1), and the
+// dead-letter path of poison messages (maxRedeliverCount). It holds the core consumer (which reads
+// the subscribed topics and, with a retry policy, the retry topic) and, made on first use, the
+// retry and dead-letter producers.
 //
-// A consumer subscribed without a retry policy has no Reconsumer at all.
+// A move routes the message with the policy, builds the new message's properties and publishes
+// it. At least once (the default): the original is acknowledged once the broker confirmed the
+// publish; a failed publish negatively acknowledges it. Transactional (transactionalRetry): the
+// publish and the acknowledgement share one transaction, committed at the end and aborted on any
+// failure. SPEC.md section 1 says what each mode guarantees.
+//
+// A consumer subscribed without a retry policy and without maxRedeliverCount has no Reconsumer.
 //
 // Thread safety: all members may be called from several threads at once.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,32 +29,40 @@ namespace reconsume::detail::retry {
 
 class Reconsumer {
  public:
-  // Subscribes `options` (checked and canonical, with a retry policy): works out the retry and
-  // dead-letter topics (SPEC.md section 3, asking the broker whether the legacy names exist) and
-  // subscribes the given topics and the retry topic — always Shared, from the earliest message,
-  // under the same subscription name.
+  // Subscribes `options` (checked and canonical, with a retry policy or maxRedeliverCount): works
+  // out the retry and dead-letter topics (SPEC.md section 3, asking the broker whether the legacy
+  // names exist) and subscribes the given topics and, with a retry policy, the retry topic —
+  // always Shared, from the earliest message, under the same subscription name.
   static void subscribe(const std::shared_ptr<client::ClientImpl>& client, ConsumerOptions options,
                         Callback<std::shared_ptr<Reconsumer>> done);
 
-  Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer, RetryPolicy policy, RetryTopics topics,
-             std::vector<std::string> givenTopics);
+  Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer, const ConsumerOptions& options,
+             RetryTopics topics, std::shared_ptr<LazyProducer> deadLetters);
 
   const std::shared_ptr<client::ConsumerImpl>& consumer() const { return consumer_; }
   const RetryTopics& topics() const { return topics_; }
+  bool hasRetryPolicy() const { return policy_.has_value(); }
   // The topics the application subscribed to, without the retry topic.
   const std::vector<std::string>& givenTopics() const { return givenTopics_; }
 
+  // invalid_argument without a retry policy.
   void reconsume(const Message& message, const RetryRequest& request, const std::string& reason,
                  const std::map<std::string, std::string>& properties, Callback<> done);
   // Closes the producers, then the consumer.
   void close(Callback<> done);
 
  private:
+  void moveAtLeastOnce(const Message& message, OutgoingMessage outgoing,
+                       std::shared_ptr<LazyProducer> producer, Callback<> done);
+  void moveInTransaction(const Message& message, OutgoingMessage outgoing,
+                         std::shared_ptr<LazyProducer> producer, Callback<> done);
+
   std::shared_ptr<client::ConsumerImpl> consumer_;
-  RetryPolicy policy_;
+  std::optional<RetryPolicy> policy_;
+  bool transactional_;
   RetryTopics topics_;
   std::vector<std::string> givenTopics_;
-  std::shared_ptr<LazyProducer> retryProducer_;
+  std::shared_ptr<LazyProducer> retryProducer_;  // null without a retry policy
   std::shared_ptr<LazyProducer> deadLetterProducer_;
 };
 

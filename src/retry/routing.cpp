@@ -109,10 +109,9 @@ std::optional<std::int64_t> parsePropertyCount(std::string_view text) {
 RetryRequest RetryRequest::from(const ReconsumeOptions& options) {
   RetryRequest request;
   if (options.level && options.delay) {
-    throw Error(errc::invalid_argument, "ReconsumeOptions sets both level " +
-                                            std::to_string(*options.level) + " and delay " +
-                                            formatDuration(*options.delay) +
-                                            "; set at most one of them");
+    throw Error(errc::invalid_argument,
+                "ReconsumeOptions sets both level " + std::to_string(*options.level) +
+                    " and delay " + formatDuration(*options.delay) + "; set at most one of them");
   }
   if (options.level) {
     request.kind = Kind::level;
@@ -130,6 +129,8 @@ std::string_view toString(DeadLetterCause cause) {
       return "exhausted";
     case DeadLetterCause::explicitCall:
       return "explicit";
+    case DeadLetterCause::redelivered:
+      return "redelivered";
   }
   return "unknown";
 }
@@ -195,9 +196,9 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
     const auto& custom = std::get<RetryPolicy::State::Custom>(state.kind);
     route.delay = custom.delay(route.count);
     if (route.delay.count() < 0) {
-      throw Error(errc::invalid_argument,
-                  "the custom retry policy's delay for retry " + std::to_string(route.count) +
-                      " is " + formatDuration(route.delay) + ", which is negative");
+      throw Error(errc::invalid_argument, "the custom retry policy's delay for retry " +
+                                              std::to_string(route.count) + " is " +
+                                              formatDuration(route.delay) + ", which is negative");
     }
   }
   return route;

@@ -30,8 +30,8 @@ struct RetryRequest {
 };
 
 enum class Destination { retryTopic, deadLetterTopic };
-enum class DeadLetterCause { exhausted, explicitCall };
-// "exhausted" / "explicit": the DEAD_LETTER_CAUSE values.
+enum class DeadLetterCause { exhausted, explicitCall, redelivered };
+// "exhausted" / "explicit" / "redelivered": the DEAD_LETTER_CAUSE values.
 std::string_view toString(DeadLetterCause cause);
 
 struct Route {

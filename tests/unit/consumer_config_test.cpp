@@ -43,6 +43,8 @@ TEST(ConsumerConfig, LoadsTheExampleWithEveryKey) {
   EXPECT_EQ(options.retryTopic, "persistent://shop/orders/billing-retry");
   EXPECT_EQ(options.deadLetterTopic, "persistent://shop/orders/billing-dead");
   EXPECT_EQ(options.deadLetterSubscription, "billing-dlq");
+  EXPECT_FALSE(options.transactionalRetry);
+  EXPECT_EQ(options.maxRedeliverCount, 5);
   EXPECT_EQ(options.ackTimeout, 30s);
   EXPECT_EQ(options.negativeAckRedeliveryDelay, 1min);
   const auto* nack = multiplierOf(options.negativeAckRedeliveryBackoff);
@@ -100,6 +102,23 @@ TEST(ConsumerConfig, ZeroAckTimeoutIsAllowed) {
   EXPECT_EQ(parseConsumerOptions(R"({"topics": ["t"], "subscription": "s", "ackTimeout": "0s"})")
                 .ackTimeout,
             0ms);
+}
+
+TEST(ConsumerConfig, TransactionalRetryAndMaxRedeliverCountLoadAndAreChecked) {
+  auto options = parseConsumerOptions(
+      R"({"topics": ["t"], "subscription": "s", "retry": {"levels": "1s"},
+          "transactionalRetry": true, "maxRedeliverCount": 3})");
+  EXPECT_TRUE(options.transactionalRetry);
+  EXPECT_EQ(options.maxRedeliverCount, 3);
+  EXPECT_TRUE(
+      mentions(errorOf(R"({"topics": ["t"], "subscription": "s", "transactionalRetry": "yes"})"),
+               "transactionalRetry \"yes\" must be true or false"));
+  EXPECT_TRUE(
+      mentions(errorOf(R"({"topics": ["t"], "subscription": "s", "maxRedeliverCount": -2})"),
+               "maxRedeliverCount -2 must not be negative"));
+  EXPECT_TRUE(
+      mentions(errorOf(R"({"topics": ["t"], "subscription": "s", "transactionalRetry": true})"),
+               "transactionalRetry is set without a retry policy"));
 }
 
 TEST(ConsumerConfig, UnknownKeysAreErrorsNamingTheirPath) {

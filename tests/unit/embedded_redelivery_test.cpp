@@ -127,7 +127,9 @@ TEST(EmbeddedRedelivery, ClosingAConsumerHandsItsMessagesToTheOthers) {
   ack(*c1, *leaving->messages()[0]);
   callStatus([&](auto done) { c1->close(done); }).raiseIfFailed();
   ASSERT_EQ(staying->payloads(), Strings{"1"});
-  EXPECT_EQ(staying->messages()[0]->redeliveryCount, 1);
+  // Pulsar 4.0.8 does not count a consumer leaving as a redelivery (behaviour test
+  // Poison.AMessageArrivingOverTheLimitIsNotHandedToTheApplication shows it on both backends).
+  EXPECT_EQ(staying->messages()[0]->redeliveryCount, 0);
 }
 
 TEST(EmbeddedRedelivery, ClosingABackendHandsItsConsumersMessagesToOtherClients) {
@@ -140,7 +142,7 @@ TEST(EmbeddedRedelivery, ClosingABackendHandsItsConsumersMessagesToOtherClients)
   auto [staying, c2] = f.consumer(SubscriptionType::shared);
   callStatus([&](auto done) { other.backend->close(done); }).raiseIfFailed();
   ASSERT_EQ(staying->payloads(), Strings{"m"});
-  EXPECT_EQ(staying->messages()[0]->redeliveryCount, 1);
+  EXPECT_EQ(staying->messages()[0]->redeliveryCount, 0);
 }
 
 TEST(EmbeddedRedelivery, LastConsumerLeavingStartsTheCountsAfresh) {
