@@ -6,9 +6,14 @@
 namespace reconsume::detail::embedded {
 
 Broker::Broker(std::string name, std::shared_ptr<Clock> clock, BrokerConfig config)
-    : name_(std::move(name)), clock_(std::move(clock)), config_(config) {}
+    : name_(std::move(name)),
+      clock_(std::move(clock)),
+      config_(config),
+      coordinator_(std::make_shared<Coordinator>(clock_, faults_)) {}
 
 Broker::~Broker() {
+  // Transactions handles may keep the coordinator alive; its timeouts have nothing left to do.
+  coordinator_->shutdown();
   // Stops the topics' timers; possibly run inside a sink (the last client dropped there).
   TopicLock::runOutsideTopicLocks([topics = std::move(topics_)] {
     for (auto& [name, topic] : topics) topic->markDeleted();

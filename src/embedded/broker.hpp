@@ -1,9 +1,10 @@
 // One embedded broker: its clock, its settings, its topics (created on first use, as Pulsar's
-// auto-creation does) and the metadata of its partitioned topics.
+// auto-creation does), the metadata of its partitioned topics, its transaction coordinator and
+// the faults tests inject (faults.hpp).
 //
 // Thread safety: every member may be called from any thread. Lock order: the broker's mutex,
-// then a topic's; attaching a producer or consumer holds both, so a topic cannot be deleted
-// between being looked up and being attached to.
+// then a topic's, then the transaction coordinator's. Attaching a producer or consumer holds the
+// first two, so a topic cannot be deleted between being looked up and being attached to.
 #pragma once
 
 #include <atomic>
@@ -17,6 +18,8 @@
 
 #include "common/status.hpp"
 #include "embedded/broker_config.hpp"
+#include "embedded/coordinator.hpp"
+#include "embedded/faults.hpp"
 #include "embedded/topic.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/subscription_cursor.hpp"
@@ -35,6 +38,12 @@ class Broker {
   const BrokerConfig& config() const { return config_; }
   // Broker-unique ids for producers and consumers.
   std::uint64_t nextId() { return ++lastId_; }
+  // Shared with the producers, consumers and transactions of every client: a transaction lives
+  // in the broker and may outlive the client that opened it.
+  const std::shared_ptr<Coordinator>& coordinator() const { return coordinator_; }
+  const std::shared_ptr<Faults>& sharedFaults() const { return faults_; }
+  // Test-only fault injection (faults.hpp); reach it with findBroker(name)->faults().
+  Faults& faults() const { return *faults_; }
 
   // Runs `attach` on the topic `name` (canonical), created if needed, under the broker's lock.
   // Refused for the base name of a partitioned topic (attach to its partitions).
@@ -63,6 +72,8 @@ class Broker {
   const std::shared_ptr<Clock> clock_;
   const BrokerConfig config_;
   std::atomic<std::uint64_t> lastId_{0};
+  const std::shared_ptr<Faults> faults_ = std::make_shared<Faults>();
+  const std::shared_ptr<Coordinator> coordinator_;
 
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Topic>> topics_;

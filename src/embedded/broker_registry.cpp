@@ -49,4 +49,11 @@ std::shared_ptr<Broker> acquireBroker(const ServiceUrl& url, std::shared_ptr<Clo
   return broker;
 }
 
+std::shared_ptr<Broker> findBroker(const std::string& name) {
+  auto& reg = registry();
+  std::lock_guard lock(reg.mutex);
+  auto found = reg.brokers.find(name);
+  return found == reg.brokers.end() ? nullptr : found->second.lock();
+}
+
 }  // namespace reconsume::detail::embedded

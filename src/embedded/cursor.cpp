@@ -33,7 +33,7 @@ bool Cursor::acknowledge(std::int64_t entry) {
 
 void Cursor::rewind(bool forgetRedeliveries) {
   for (auto& slot : window_) {
-    if (slot.state != EntryState::acked) {
+    if (slot.state != EntryState::acked && slot.state != EntryState::txnPending) {
       slot.state = EntryState::unread;
       slot.owner = 0;
     }

@@ -1,8 +1,9 @@
 // A subscription's position in its topic: the mark-delete position (every entry before it is
 // acknowledged), the read position (the next entry never read), and what became of each entry in
-// between — delivered to a consumer, waiting for redelivery, held for delayed delivery, or
-// acknowledged individually. Pulsar's ManagedCursor plus the dispatcher's bookkeeping, in one
-// window of slots that slides forward as the acknowledged prefix grows.
+// between — delivered to a consumer, waiting for redelivery, held for delayed delivery,
+// acknowledged in a transaction still open, or acknowledged individually. Pulsar's ManagedCursor
+// plus the dispatcher's bookkeeping, in one window of slots that slides forward as the acknowledged
+// prefix grows.
 //
 // Thread safety: none; the owning Topic guards it with its mutex.
 #pragma once
@@ -17,6 +18,9 @@ enum class EntryState : std::uint8_t {
   pending,  // delivered to `owner`, not acknowledged
   replay,   // waiting in the dispatcher's replay queue
   delayed,  // waiting in the delayed-delivery index
+  // Acknowledged in a transaction not yet ended (Pulsar's pending ack): delivered to nobody, not
+  // acknowledged either (still in the backlog) until the transaction commits.
+  txnPending,
   acked,
 };
 
@@ -47,8 +51,9 @@ class Cursor {
   // Messages of [markDelete, end) not acknowledged.
   std::int64_t backlog(std::int64_t end) const { return end - markDelete_ - ackedInWindow_; }
 
-  // Every entry not acknowledged becomes unread and reading restarts at the mark-delete position
-  // (Pulsar's cursor rewind). With `forgetRedeliveries`, redelivery counts start again at 0.
+  // Every entry neither acknowledged nor pending in a transaction becomes unread and reading
+  // restarts at the mark-delete position (Pulsar's cursor rewind). With `forgetRedeliveries`,
+  // redelivery counts start again at 0.
   void rewind(bool forgetRedeliveries);
   // Everything before `position` counts as acknowledged, everything from it on as unread and not
   // acknowledged (Pulsar's reset-cursor, used by seek).

@@ -5,6 +5,7 @@
 #include "embedded/broker_registry.hpp"
 #include "embedded/embedded_consumer.hpp"
 #include "embedded/embedded_producer.hpp"
+#include "embedded/embedded_transaction.hpp"
 
 namespace reconsume::detail::embedded {
 namespace {
@@ -37,8 +38,8 @@ class EmbeddedBackend final : public client::Backend {
         options.topic, [&](Topic& t) { return t.addProducer(state, options.initialSubscription); },
         topic);
     if (!status.ok()) return done(status, nullptr);
-    auto producer = std::make_shared<EmbeddedProducer>(topic, std::move(state), id,
-                                                       broker_->config().maxMessageSize);
+    auto producer = std::make_shared<EmbeddedProducer>(
+        topic, std::move(state), id, broker_->config().maxMessageSize, broker_->coordinator());
     if (!handles_->add(producer)) return done(closedStatus(), nullptr);
     done({}, std::move(producer));
   }
@@ -66,7 +67,8 @@ class EmbeddedBackend final : public client::Backend {
         spec.topic, [&](Topic& t) { return t.subscribe(spec, std::move(consumer), subscription); },
         topic);
     if (!status.ok()) return done(status, nullptr);
-    auto handle = std::make_shared<EmbeddedConsumer>(topic, subscription, id);
+    auto handle = std::make_shared<EmbeddedConsumer>(
+        topic, subscription, id, broker_->coordinator(), broker_->sharedFaults());
     if (!handles_->add(handle)) return done(closedStatus(), nullptr);
     done({}, std::move(handle));
   }
@@ -76,10 +78,18 @@ class EmbeddedBackend final : public client::Backend {
     done({}, broker_->partitions(topic));
   }
 
-  void newTransaction(std::chrono::milliseconds,
+  void newTransaction(std::chrono::milliseconds timeout,
                       Callback<std::shared_ptr<client::BackendTransaction>> done) override {
-    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
-         nullptr);
+    if (handles_->closed()) return done(closedStatus(), nullptr);
+    if (timeout.count() <= 0) {
+      return done(Status(errc::invalid_argument, "a transaction timeout of " +
+                                                     std::to_string(timeout.count()) +
+                                                     " ms is not positive"),
+                  nullptr);
+    }
+    auto id = broker_->coordinator()->begin(timeout);
+    done({}, std::make_shared<EmbeddedTransaction>(broker_->coordinator(), id, handles_,
+                                                   broker_->describe()));
   }
 
   void close(Callback<> done) override {

@@ -2,7 +2,8 @@
 //
 // Every Backend operation completes inline, on the caller's thread, after the broker's locks are
 // released. Messages reach sinks with a topic's lock held (see MessageSink in client/backend.hpp).
-// Delayed messages are released by a timer on the broker's clock (ManualClock: inside advance).
+// Delayed messages are released, and transactions still open at their timeout aborted, by timers
+// on the broker's clock (ManualClock: inside advance).
 //
 // Thread safety: every function and every object returned may be used from any thread.
 #pragma once

@@ -11,6 +11,8 @@
 
 #include "client/backend.hpp"
 #include "embedded/closable.hpp"
+#include "embedded/coordinator.hpp"
+#include "embedded/faults.hpp"
 #include "embedded/topic.hpp"
 
 namespace reconsume::detail::embedded {
@@ -18,16 +20,17 @@ namespace reconsume::detail::embedded {
 class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
  public:
   EmbeddedConsumer(std::shared_ptr<Topic> topic, std::shared_ptr<Subscription> subscription,
-                   std::uint64_t id);
+                   std::uint64_t id, std::shared_ptr<Coordinator> coordinator,
+                   std::shared_ptr<Faults> faults);
   ~EmbeddedConsumer() override;
 
   const std::string& topic() const override { return topic_->name(); }
   void flow(std::uint32_t permits) override;
   void acknowledge(const MessageData& message, Callback<> done) override;
-  void acknowledge(const MessageData&, const std::shared_ptr<client::BackendTransaction>&,
-                   Callback<> done) override {
-    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"));
-  }
+  // Held (delivered to nobody, still in the backlog) until the transaction ends.
+  void acknowledge(const MessageData& message,
+                   const std::shared_ptr<client::BackendTransaction>& transaction,
+                   Callback<> done) override;
   void redeliver(const std::vector<MessageId>& ids) override;
   void redeliverAll() override;
   void seek(const MessageId& id, Callback<> done) override;
@@ -37,10 +40,14 @@ class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
 
  private:
   Status closedStatus() const;
+  // The answer to a processed acknowledgement, unless a test asked to lose it (faults.hpp).
+  Status answer(Status status, const MessageId& id, const TxnId* txn) const;
 
   const std::shared_ptr<Topic> topic_;
   const std::shared_ptr<Subscription> subscription_;
   const std::uint64_t id_;
+  const std::shared_ptr<Coordinator> coordinator_;
+  const std::shared_ptr<Faults> faults_;
   std::atomic<bool> closed_{false};
 };
 

@@ -1,16 +1,19 @@
 #include "embedded/embedded_producer.hpp"
 
 #include "common/outgoing_check.hpp"
+#include "embedded/embedded_transaction.hpp"
 #include "embedded/topic_lock.hpp"
 
 namespace reconsume::detail::embedded {
 
 EmbeddedProducer::EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state,
-                                   std::uint64_t id, std::uint64_t maxMessageSize)
+                                   std::uint64_t id, std::uint64_t maxMessageSize,
+                                   std::shared_ptr<Coordinator> coordinator)
     : topic_(std::move(topic)),
       state_(std::make_shared<ProducerState>(std::move(state))),
       id_(id),
-      maxMessageSize_(maxMessageSize) {}
+      maxMessageSize_(maxMessageSize),
+      coordinator_(std::move(coordinator)) {}
 
 EmbeddedProducer::~EmbeddedProducer() {
   closeNow();
@@ -32,12 +35,30 @@ Status EmbeddedProducer::validate(const OutgoingMessage& message) const {
   return {};
 }
 
+Status EmbeddedProducer::closedStatus() const {
+  return Status(errc::closed,
+                "producer '" + state_->name + "' of topic " + topic_->name() + " is closed");
+}
+
 void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
-  if (closed_) {
-    return done(Status(errc::closed,
-                       "producer '" + state_->name + "' of topic " + topic_->name() + " is closed"),
-                MessageId());
-  }
+  if (closed_) return done(closedStatus(), MessageId());
+  publish(message, nullptr, done);
+}
+
+void EmbeddedProducer::send(const OutgoingMessage& message,
+                            const std::shared_ptr<client::BackendTransaction>& transaction,
+                            Callback<MessageId> done) {
+  if (closed_) return done(closedStatus(), MessageId());
+  Status status;
+  auto asked = [&] { return "publish to topic " + topic_->name(); };
+  const auto* txn = EmbeddedTransaction::resolve(transaction, *coordinator_, asked, status);
+  if (txn == nullptr) return done(status, MessageId());
+  auto ref = txn->ref();
+  publish(message, &ref, done);
+}
+
+void EmbeddedProducer::publish(const OutgoingMessage& message, const TxnRef* txn,
+                               Callback<MessageId>& done) {
   if (auto status = validate(message); !status.ok()) return done(status, MessageId());
   auto data = std::make_shared<MessageData>();
   data->topic = topic_->name();
@@ -54,7 +75,7 @@ void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> 
   data->producerName = state_->name;
   MessageId id;
   auto status =
-      topic_->publish(std::move(data), *state_, message.deliverAt, message.deliverAfter, id);
+      topic_->publish(std::move(data), *state_, message.deliverAt, message.deliverAfter, id, txn);
   done(status, status.ok() ? id : MessageId());
 }
 
@@ -66,9 +87,8 @@ void EmbeddedProducer::close(Callback<> done) {
 void EmbeddedProducer::closeNow() {
   if (closed_.exchange(true)) return;
   // Possibly inside a sink (the last reference dropped there): see topic_lock.hpp.
-  TopicLock::runOutsideTopicLocks([topic = topic_, state = state_] {
-    topic->closeProducer(*state);
-  });
+  TopicLock::runOutsideTopicLocks(
+      [topic = topic_, state = state_] { topic->closeProducer(*state); });
 }
 
 }  // namespace reconsume::detail::embedded

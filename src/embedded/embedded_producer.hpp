@@ -9,6 +9,7 @@
 
 #include "client/backend.hpp"
 #include "embedded/closable.hpp"
+#include "embedded/coordinator.hpp"
 #include "embedded/topic.hpp"
 
 namespace reconsume::detail::embedded {
@@ -16,21 +17,22 @@ namespace reconsume::detail::embedded {
 class EmbeddedProducer final : public client::BackendProducer, public Closable {
  public:
   EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state, std::uint64_t id,
-                   std::uint64_t maxMessageSize);
+                   std::uint64_t maxMessageSize, std::shared_ptr<Coordinator> coordinator);
   ~EmbeddedProducer() override;
 
   const std::string& topic() const override { return topic_->name(); }
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
-  void send(const OutgoingMessage&, const std::shared_ptr<client::BackendTransaction>&,
-            Callback<MessageId> done) override {
-    done(Status(errc::unsupported, "transactions are not implemented yet on this backend"),
-         MessageId());
-  }
+  // Stored at once (the id is final) but dispatched only once the transaction commits.
+  void send(const OutgoingMessage& message,
+            const std::shared_ptr<client::BackendTransaction>& transaction,
+            Callback<MessageId> done) override;
   void close(Callback<> done) override;
   void closeNow() override;
 
  private:
   Status validate(const OutgoingMessage& message) const;
+  Status closedStatus() const;
+  void publish(const OutgoingMessage& message, const TxnRef* txn, Callback<MessageId>& done);
 
   const std::shared_ptr<Topic> topic_;
   // Guarded by the topic's mutex (the name is fixed); shared with a deferred close.
@@ -38,6 +40,7 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
   std::atomic<bool> closed_{false};
   const std::uint64_t id_;
   const std::uint64_t maxMessageSize_;
+  const std::shared_ptr<Coordinator> coordinator_;
 };
 
 }  // namespace reconsume::detail::embedded

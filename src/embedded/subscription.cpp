@@ -28,7 +28,9 @@ Subscription::Subscription(Topic& topic, std::string name, bool durable, std::in
       name_(std::move(name)),
       durable_(durable),
       cursor_(start),
-      timer_(topic.clock()) {}
+      timer_(topic.clock()) {
+  restoreTransactionState();
+}
 
 Subscription::~Subscription() = default;
 
@@ -156,6 +158,8 @@ void Subscription::flow(std::uint64_t consumerId, std::uint32_t permits) {
 }
 
 bool Subscription::acknowledge(std::int64_t entry) {
+  // Pulsar does not check a plain acknowledgement against pending ones: it simply applies.
+  if (!txnAcks_.empty()) txnAcks_.erase(entry);
   if (!cursor_.acknowledge(entry)) return false;
   checkEnded();
   return true;
@@ -213,6 +217,7 @@ void Subscription::returnPending(std::uint64_t consumerId) {
 
 void Subscription::seek(std::int64_t position) {
   cursor_.resetTo(position);
+  restoreTransactionState();
   delayed_.clear();
   timer_.cancel();
   if (dispatcher_) dispatcher_->clearReplay();
@@ -262,7 +267,8 @@ void Subscription::dispatch() {
   while (dispatcher_->nextReplay(entry, to)) deliver(entry, *to);
 
   const auto& ledger = topic_.ledger();
-  while (cursor_.readPosition() < ledger.end()) {
+  const auto limit = topic_.readLimit();  // open transactions hold back what follows them
+  while (cursor_.readPosition() < limit) {
     entry = cursor_.readPosition();
     auto& slot = cursor_.slot(entry);
     if (slot.state != EntryState::unread) {  // acknowledged before it was read

@@ -9,18 +9,24 @@
 // - When the last consumer leaves, the subscription goes idle as in Pulsar: everything not
 //   acknowledged becomes unread again and redelivery counts start from 0.
 // - A non-durable subscription (a reader's) acknowledges each message as it delivers it.
+// - Transactions: nothing at or after the topic's read limit is dispatched (the first message of
+//   its oldest open transaction), entries of aborted transactions count as acknowledged, and an
+//   acknowledgement in a transaction holds its message (delivered to nobody, still in the
+//   backlog) until the transaction ends (subscription_transactions.cpp).
 //
 // Thread safety: every member must be called with the owning Topic's mutex held. Sinks are
 // called with that mutex held; they must not call back into the broker.
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "client/backend.hpp"
+#include "common/txn_id.hpp"
 #include "embedded/cursor.hpp"
 #include "embedded/delayed_delivery.hpp"
 #include "embedded/dispatcher.hpp"
@@ -71,6 +77,18 @@ class Subscription : public std::enable_shared_from_this<Subscription> {
   // Called on the clock's thread, with the topic's mutex held, when the delivery timer fires.
   void onTimer(std::uint64_t generation);
 
+  // ---- transactions (Pulsar's pending-ack handle)
+  // Acknowledges `entry` in the open transaction `id`: held until it ends. transaction_conflict
+  // when the entry was acknowledged before or is pending in a transaction (the text says which,
+  // for the caller to put after what was asked).
+  Status acknowledgeInTransaction(std::int64_t entry, const TxnId& id);
+  // `id` ended. Committed: what it acknowledged here is acknowledged. Aborted: delivered again —
+  // Shared and Key_Shared to any consumer with the redelivery count raised, Exclusive and
+  // Failover by a rewind (the active consumer gets onReset).
+  void endTransaction(const TxnId& id, bool commit);
+  // Entries of an aborted transaction: they count as acknowledged, so they are never delivered.
+  void acknowledgeAborted(const std::vector<std::int64_t>& entries);
+
  private:
   bool singleActive() const;
   bool tracksRedeliveries() const;  // Shared and Key_Shared
@@ -83,6 +101,11 @@ class Subscription : public std::enable_shared_from_this<Subscription> {
   void returnPending(std::uint64_t consumerId);
   void goIdle();
   void armTimer();
+  // After the cursor (re)started at its mark-delete position: the topic's aborted entries count
+  // as acknowledged, and acknowledgements of open transactions hold their entries again.
+  void restoreTransactionState();
+  // Entries an aborted transaction acknowledged here go back to the consumers.
+  void release(const std::vector<std::int64_t>& entries);
 
   Topic& topic_;
   std::string name_;
@@ -93,6 +116,7 @@ class Subscription : public std::enable_shared_from_this<Subscription> {
   std::unique_ptr<Dispatcher> dispatcher_;                 // set while consumers are attached
   DelayedIndex delayed_;
   DeliveryTimer timer_;
+  std::map<std::int64_t, TxnId> txnAcks_;  // entries held by open transactions
   bool closed_ = false;
 };
 

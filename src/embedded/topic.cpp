@@ -65,13 +65,23 @@ void Topic::closeProducer(ProducerState& producer) {
 
 Status Topic::publish(std::shared_ptr<MessageData> message, ProducerState& producer,
                       std::optional<std::chrono::system_clock::time_point> deliverAt,
-                      std::optional<std::chrono::milliseconds> deliverAfter, MessageId& id) {
+                      std::optional<std::chrono::milliseconds> deliverAfter, MessageId& id,
+                      const TxnRef* txn) {
   TopicLock lock(mutex_);
   if (producer.closed) {
     return Status(errc::closed,
                   "producer '" + producer.name + "' of topic " + name_ + " is closed");
   }
   if (terminated_) return Status(errc::broker_error, "topic " + name_ + " is terminated");
+  if (txn) {
+    // Joined under this lock: the transaction cannot end between the check and the append.
+    if (auto status = txn->coordinator.join(txn->id, *this); !status.ok()) {
+      status.message = "cannot publish to topic " + name_ + " in transaction " +
+                       txn->id.toString() + ": " + status.message;
+      return status;
+    }
+    txns_.add(txn->id, ledger_.end());
+  }
   auto now = clock_->now();
   auto publishMs = floorMs(now);
   std::int64_t dueMs = 0;
@@ -173,8 +183,13 @@ void Topic::seek(Subscription& subscription, const MessageId& id) {
 
 MessageId Topic::lastMessageId() const {
   TopicLock lock(mutex_);
-  if (ledger_.end() == 0) return MessageId::earliest();
-  return MessageId(ledger_.id(), ledger_.end() - 1, partition_);
+  // Pulsar answers the last dispatchable position: below the read limit, not aborted (so a
+  // reader never waits for a message it is told is there).
+  for (auto entry = readLimit() - 1; entry >= ledger_.first(); --entry) {
+    if (!txns_.aborted(entry)) return MessageId(ledger_.id(), entry, partition_);
+  }
+  if (ledger_.first() == 0) return MessageId::earliest();
+  return MessageId(ledger_.id(), ledger_.first() - 1, partition_);
 }
 
 std::optional<std::int64_t> Topic::entryOf(const MessageId& id) const {
@@ -204,7 +219,10 @@ void Topic::maybeTrim() {
   for (const auto& [name, subscription] : subscriptions_) {
     oldest = std::min(oldest, subscription->markDelete());
   }
-  if (oldest - ledger_.first() > retained) ledger_.trimBefore(oldest - retained);
+  if (oldest - ledger_.first() > retained) {
+    ledger_.trimBefore(oldest - retained);
+    txns_.forgetBefore(ledger_.first());
+  }
 }
 
 // ---- admin and timers -----------------------------------------------------------------------

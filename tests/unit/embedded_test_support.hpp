@@ -16,7 +16,9 @@
 #include "client/admin_backend.hpp"
 #include "client/backend.hpp"
 #include "common/service_url.hpp"
+#include "embedded/broker_registry.hpp"
 #include "embedded/embedded_backend.hpp"
+#include "embedded/faults.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/error.hpp"
 
@@ -125,7 +127,7 @@ class Harness {
   // `query`: broker options, e.g. "?maxMessageSize=100".
   explicit Harness(std::string brokerName = uniqueBrokerName(), const std::string& query = "",
                    std::shared_ptr<ManualClock> clock = std::make_shared<ManualClock>())
-      : clock(std::move(clock)) {
+      : clock(std::move(clock)), brokerName(brokerName) {
     auto connection =
         connectEmbedded(ServiceUrl::parse("embedded://" + brokerName + query), this->clock);
     backend = connection.backend;
@@ -169,6 +171,26 @@ class Harness {
     return subscribe(spec, std::move(sink));
   }
 
+  // The broker's fault controls, reached as a test of the library reaches them: by name.
+  Faults& faults() const {
+    auto broker = findBroker(brokerName);
+    if (!broker) throw Error(errc::not_found, "no embedded broker '" + brokerName + "' runs");
+    return broker->faults();  // the backend holds the broker: the reference stays valid
+  }
+
+  Status tryNewTransaction(std::chrono::milliseconds timeout,
+                           std::shared_ptr<client::BackendTransaction>& transaction) {
+    return callStatus([&](auto done) { backend->newTransaction(timeout, std::move(done)); },
+                      transaction);
+  }
+
+  std::shared_ptr<client::BackendTransaction> newTransaction(
+      std::chrono::milliseconds timeout = std::chrono::minutes(1)) {
+    std::shared_ptr<client::BackendTransaction> transaction;
+    tryNewTransaction(timeout, transaction).raiseIfFailed();
+    return transaction;
+  }
+
   std::int64_t backlog(const std::string& topic, const std::string& subscription) {
     for (const auto& stats : admin->subscriptions(topic)) {
       if (stats.name == subscription) return stats.backlog;
@@ -178,6 +200,7 @@ class Harness {
   }
 
   std::shared_ptr<ManualClock> clock;
+  std::string brokerName;
   std::shared_ptr<client::Backend> backend;
   std::shared_ptr<client::AdminBackend> admin;
 };
@@ -201,6 +224,46 @@ inline MessageId send(client::BackendProducer& producer, const std::string& payl
 
 inline void ack(client::BackendConsumer& consumer, const MessageData& message) {
   callStatus([&](auto done) { consumer.acknowledge(message, std::move(done)); }).raiseIfFailed();
+}
+
+// ---- transactions
+
+inline Status trySend(client::BackendProducer& producer, const OutgoingMessage& message,
+                      const std::shared_ptr<client::BackendTransaction>& transaction,
+                      MessageId& id) {
+  return callStatus([&](auto done) { producer.send(message, transaction, std::move(done)); }, id);
+}
+
+inline MessageId send(client::BackendProducer& producer, const std::string& payload,
+                      const std::shared_ptr<client::BackendTransaction>& transaction) {
+  OutgoingMessage message;
+  message.payload = payload;
+  MessageId id;
+  trySend(producer, message, transaction, id).raiseIfFailed();
+  return id;
+}
+
+inline Status tryAck(client::BackendConsumer& consumer, const MessageData& message) {
+  return callStatus([&](auto done) { consumer.acknowledge(message, std::move(done)); });
+}
+
+inline Status tryAck(client::BackendConsumer& consumer, const MessageData& message,
+                     const std::shared_ptr<client::BackendTransaction>& transaction) {
+  return callStatus(
+      [&](auto done) { consumer.acknowledge(message, transaction, std::move(done)); });
+}
+
+inline void ack(client::BackendConsumer& consumer, const MessageData& message,
+                const std::shared_ptr<client::BackendTransaction>& transaction) {
+  tryAck(consumer, message, transaction).raiseIfFailed();
+}
+
+inline Status tryCommit(client::BackendTransaction& transaction) {
+  return callStatus([&](auto done) { transaction.commit(std::move(done)); });
+}
+
+inline Status tryAbort(client::BackendTransaction& transaction) {
+  return callStatus([&](auto done) { transaction.abort(std::move(done)); });
 }
 
 inline std::vector<std::string> payloadsOf(
