@@ -11,6 +11,12 @@
 
 namespace reconsume::detail::client {
 
+// Commits `transaction`. When the commit's answer is lost (connection_lost), the commit is sent
+// again; if the coordinator then no longer knows the transaction, the outcome is unknown
+// (committed, or aborted by its timeout) and `done` gets transaction_not_found saying so
+// (SPEC.md section 1).
+void commitTransaction(const std::shared_ptr<BackendTransaction>& transaction, Callback<> done);
+
 class TransactionImpl {
  public:
   // A new transaction on `client`'s backend, aborted by the coordinator if still open after
@@ -25,7 +31,7 @@ class TransactionImpl {
   ClientImpl& client() const { return *client_; }
   // invalid_argument naming the transaction when it belongs to another client than `client`.
   Status usableWith(const ClientImpl& client) const;
-  void commit(Callback<> done) { backend_->commit(std::move(done)); }
+  void commit(Callback<> done) { commitTransaction(backend_, std::move(done)); }
   void abort(Callback<> done) { backend_->abort(std::move(done)); }
 
  private:

@@ -46,26 +46,26 @@ void Reconsumer::moveInTransaction(const Message& message, OutgoingMessage outgo
           const Status& begun, std::shared_ptr<client::BackendTransaction> transaction) {
         if (!begun.ok()) return move->fail("beginning the transaction", begun);
         move->transaction = std::move(transaction);
-        producer->get(
-            [move, outgoing](const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
-              if (!status.ok()) return move->fail("creating the producer", status);
-              producer->send(
-                  outgoing,
-                  [move](const Status& sent, const MessageId&) {
-                    if (!sent.ok()) return move->fail("publishing", sent);
-                    move->consumer->acknowledge(
-                        move->message, move->transaction, [move](const Status& acked) {
-                          if (!acked.ok()) return move->fail("acknowledging the original", acked);
-                          move->transaction->commit([move](const Status& committed) {
-                            if (committed.ok()) return move->done({});
-                            // Refused: the coordinator aborted it. Unknown: committed, or aborted
-                            // by its timeout. Either way there is nothing left to abort.
-                            move->fail("committing", committed, false);
-                          });
-                        });
-                  },
-                  move->transaction);
-            });
+        producer->get([move, outgoing](const Status& status,
+                                       std::shared_ptr<client::ProducerImpl> producer) {
+          if (!status.ok()) return move->fail("creating the producer", status);
+          producer->send(
+              outgoing,
+              [move](const Status& sent, const MessageId&) {
+                if (!sent.ok()) return move->fail("publishing", sent);
+                move->consumer->acknowledge(
+                    move->message, move->transaction, [move](const Status& acked) {
+                      if (!acked.ok()) return move->fail("acknowledging the original", acked);
+                      client::commitTransaction(move->transaction, [move](const Status& committed) {
+                        if (committed.ok()) return move->done({});
+                        // Refused: the coordinator aborted it. Unknown: committed, or aborted
+                        // by its timeout. Either way there is nothing left to abort.
+                        move->fail("committing", committed, false);
+                      });
+                    });
+              },
+              move->transaction);
+        });
       });
 }
 
