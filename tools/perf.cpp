@@ -5,7 +5,8 @@
 //   consume + ack   the same N received by one consumer and acknowledged (async, confirmed);
 //   reconsumeLater  N fresh messages received and sent to the retry topic (async, confirmed:
 //                   the retry message stored and the original acknowledged). The delay is one
-//                   hour, so nothing comes back while it runs.
+//                   hour, so nothing comes back while it runs. --transactional: in the
+//                   transactional mode (one transaction per message, SPEC.md section 1).
 //
 // For each phase: messages per second (wall clock), the process's CPU time (getrusage: user +
 // system, every thread — the client's I/O threads included) and its peak resident set size at
@@ -35,6 +36,7 @@ struct PerfOptions {
   int size = 1024;
   int window = 1000;
   int ioThreads = 1;
+  bool transactional = false;
 };
 
 struct Usage {
@@ -186,6 +188,7 @@ int runPerf(const PerfOptions& options) {
     consumerOptions.subscription = "perf";
     consumerOptions.initialPosition = InitialPosition::earliest;
     consumerOptions.retry = RetryPolicy::levels(DelayLevels::parse("1h"));
+    consumerOptions.transactionalRetry = options.transactional;
     auto consumer = client.subscribe(consumerOptions);
     ProducerOptions producerOptions;
     producerOptions.topic = topic;
@@ -195,11 +198,13 @@ int runPerf(const PerfOptions& options) {
       std::fprintf(stderr, "%s %d sends failed before the reconsume phase\n", red("error:").c_str(),
                    failed);
     }
-    phases.push_back(measure("reconsumeLater", options.messages, [&] {
-      return receiveAll(
-          consumer, options.messages, options.window,
-          [&](const Message& m, auto done) { consumer.asyncReconsumeLater(m, std::move(done)); });
-    }));
+    phases.push_back(measure(options.transactional ? "reconsume (txn)" : "reconsumeLater",
+                             options.messages, [&] {
+                               return receiveAll(consumer, options.messages, options.window,
+                                                 [&](const Message& m, auto done) {
+                                                   consumer.asyncReconsumeLater(m, std::move(done));
+                                                 });
+                             }));
     consumer.close();
     producer.close();
   }
@@ -238,6 +243,8 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
   perf->add_option("--io-threads", options->ioThreads, "The client's I/O threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  perf->add_flag("--transactional", options->transactional,
+                 "reconsumeLater in the transactional mode (transactionalRetry)");
   perf->callback([options, &exitCode] { exitCode = runPerf(*options); });
 }
 

@@ -2,6 +2,7 @@
 //   - retries hop between the two clients on one subscription — each reads the other's
 //     RECONSUMETIMES and origin properties — and the message dead-letters at the same count,
 //     whichever client makes the last hop (Java's maxRedeliverCount = our maxRetries);
+//   - a retry our transactional mode committed is read by a Java retry consumer;
 //   - 1,000 keyed messages a Java producer batches by default are received one by one, each
 //     exactly once, and acknowledging them empties the subscription's backlog.
 #include "integration/java_interop.hpp"
@@ -192,6 +193,40 @@ TEST_F(JavaInterop, RetriesHopBetweenTheClientsAndWeDeadLetterWhereJavaWould) {
   EXPECT_EQ(dead[0].key(), "k9");
   // Nothing is left on the retry topic's subscription.
   EXPECT_EQ(admin_.subscriptions(topic + "-interop-RETRY").at(0).backlog, 0);
+}
+
+// transactionalRetry: the retry copy is committed with the acknowledgement; a Java consumer with
+// enableRetry on the same subscription reads it as any other retry.
+TEST_F(JavaInterop, ATransactionalRetryIsReadByAJavaRetryConsumer) {
+  std::string topic = uniqueTopic("interop-retry-txn");
+  OutgoingMessage order;
+  order.payload = "order-23";
+  order.key = "customer-9";
+  order.properties = {{"tenant", "acme"}};
+  auto originalId = client_.createProducer(topic).send(order);
+  {
+    ConsumerOptions options;
+    options.topics = {topic};
+    options.subscription = "interop";
+    options.initialPosition = InitialPosition::earliest;
+    options.retry = RetryPolicy::levels(DelayLevels::parse("200ms 200ms 200ms"), kMaxRetries);
+    options.transactionalRetry = true;
+    auto consumer = client_.subscribe(options);
+    auto message = consumer.receive(10s);
+    ASSERT_TRUE(message);
+    consumer.reconsumeLater(*message);
+    EXPECT_EQ(admin_.backlog(topic, "interop"), 0) << "committed with the move";
+    consumer.close();
+  }
+  auto fromUs = javaHop(topic);
+  ASSERT_FALSE(fromUs.empty());
+  EXPECT_EQ(text(fromUs, "topic"), topic + "-interop-RETRY");
+  EXPECT_EQ(text(fromUs, "payload"), "order-23");
+  EXPECT_EQ(text(fromUs, "key"), "customer-9");
+  EXPECT_EQ(property(fromUs, "RECONSUMETIMES"), "1");
+  EXPECT_EQ(property(fromUs, "REAL_TOPIC"), topic);
+  EXPECT_EQ(property(fromUs, "ORIGIN_MESSAGE_ID"), originalId.toString());
+  EXPECT_EQ(property(fromUs, "tenant"), "acme");
 }
 
 TEST_F(JavaInterop, ThousandKeyedMessagesBatchedByJavaAreEachReceivedOnceAndAcknowledged) {
