@@ -6,7 +6,7 @@
 # the install test, the unit tests again under ASan+UBSan, and the protocol fuzzer for a bounded
 # time. Stops Pulsar at the end. Any failure fails the command.
 #
-# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 60),
+# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 60, each),
 # CTEST_PARALLEL_LEVEL (default 2).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -38,7 +38,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tools/recons
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   RECONSUME_SERVICE_URLS=embedded:// "$asan/tests/reconsume_behaviour_tests"
 
-step "Fuzzing the frame decoder for ${fuzz_seconds}s"
-"$root/scripts/fuzz.sh" "$fuzz_seconds"
+step "Fuzzing the frame decoder and the transaction answers for ${fuzz_seconds}s each"
+"$root/scripts/fuzz.sh" "$fuzz_seconds" all
 
 step "All tests passed"

@@ -210,13 +210,18 @@ Status ConsumerImpl::slotOf(const Message& message, std::size_t& slot) const {
   return {};
 }
 
-void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
-  if (closed_) return done(closedStatus());
-  std::size_t slot = 0;
-  if (auto status = slotOf(message, slot); !status.ok()) return done(status);
+Status ConsumerImpl::settled(const Message& message, std::size_t& slot) {
+  if (closed_) return closedStatus();
+  if (auto status = slotOf(message, slot); !status.ok()) return status;
   ackTimeouts_->remove(slot, message.id());
   negativeAcks_->remove(slot, message.id());
   poison_.forget(slot, message.id());
+  return {};
+}
+
+void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
+  std::size_t slot = 0;
+  if (auto status = settled(message, slot); !status.ok()) return done(status);
   auto backend = slots_[slot]->backend;
   backend->acknowledge(*message.impl(), [backend, data = message.impl(),
                                          done = std::move(done)](const Status& status) {
@@ -231,12 +236,8 @@ void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
 void ConsumerImpl::acknowledge(const Message& message,
                                const std::shared_ptr<BackendTransaction>& transaction,
                                Callback<> done) {
-  if (closed_) return done(closedStatus());
   std::size_t slot = 0;
-  if (auto status = slotOf(message, slot); !status.ok()) return done(status);
-  ackTimeouts_->remove(slot, message.id());
-  negativeAcks_->remove(slot, message.id());
-  poison_.forget(slot, message.id());
+  if (auto status = settled(message, slot); !status.ok()) return done(status);
   slots_[slot]->backend->acknowledge(*message.impl(), transaction, std::move(done));
 }
 

@@ -90,6 +90,8 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   // A poison message that arrived: to the poison sink instead of the application.
   void divert(std::size_t slot, const Message& message);
   void redeliver(std::size_t slot, std::vector<MessageId> ids);
+  // Before an acknowledgement: the message's slot, and no timer brings it back any more.
+  Status settled(const Message& message, std::size_t& slot);
   Status closedStatus() const;
 
   std::shared_ptr<ClientImpl> client_;
