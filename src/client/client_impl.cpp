@@ -38,7 +38,7 @@ std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
   } else {
     client->clock_ = client->options_.clock ? client->options_.clock : SystemClock::shared();
     client->backend_ =
-        pulsar::connectPulsar(client->url_, client->options_, client->io_, client->log_);
+        pulsar::connectPulsar(client->url_, client->options_, client->io(), client->log_);
   }
   return client;
 }
@@ -47,10 +47,9 @@ ClientImpl::ClientImpl(ServiceUrl url, ClientOptions options)
     : url_(std::move(url)),
       options_(std::move(options)),
       log_(options_.logger, options_.logLevel),
-      io_(options_.ioThreads),
-      work_(io_.get_executor()) {
+      runtime_(std::make_shared<Runtime>(options_.ioThreads)) {
   for (int i = 0; i < options_.ioThreads; ++i) {
-    threads_.emplace_back([this] { io_.run(); });
+    runtime_->threads.emplace_back([runtime = runtime_] { runtime->io.run(); });
   }
 }
 
@@ -62,17 +61,18 @@ ClientImpl::~ClientImpl() {
 }
 
 void ClientImpl::stopThreads() {
-  work_.reset();
-  io_.stop();
-  for (auto& thread : threads_) {
+  runtime_->work.reset();
+  runtime_->io.stop();
+  for (auto& thread : runtime_->threads) {
     if (!thread.joinable()) continue;
     if (thread.get_id() == std::this_thread::get_id()) {
-      thread.detach();  // the last handle was dropped by a handler on our own thread
+      // The last handle was dropped by a handler on this very thread: it finishes its run() and
+      // then releases the context (it holds the runtime).
+      thread.detach();
     } else {
       thread.join();
     }
   }
-  threads_.clear();
 }
 
 Status ClientImpl::track(const std::shared_ptr<Closeable>& object) {

@@ -37,8 +37,8 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   const Log& log() const { return log_; }
   const ClientOptions& options() const { return options_; }
   const ServiceUrl& url() const { return url_; }
-  boost::asio::any_io_executor executor() { return io_.get_executor(); }
-  boost::asio::io_context& io() { return io_; }
+  boost::asio::any_io_executor executor() { return runtime_->io.get_executor(); }
+  boost::asio::io_context& io() { return runtime_->io; }
 
   // Registers an object to close with the client; fails with errc::closed once the client is
   // closing (the caller then closes the object itself).
@@ -55,9 +55,15 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   ClientOptions options_;
   Log log_;
   std::shared_ptr<Clock> clock_;
-  boost::asio::io_context io_;
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
-  std::vector<std::thread> threads_;
+  // The I/O context and its threads. Each thread holds it too: when the last handle is dropped by
+  // a handler on one of these threads, the context must outlive that thread's run().
+  struct Runtime {
+    explicit Runtime(int threads) : io(threads), work(io.get_executor()) {}
+    boost::asio::io_context io;
+    boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work;
+    std::vector<std::thread> threads;
+  };
+  std::shared_ptr<Runtime> runtime_;
   std::shared_ptr<Backend> backend_;
 
   OpenHandles<Closeable> open_;
