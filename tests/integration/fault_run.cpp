@@ -115,6 +115,7 @@ struct Run {
   const Config& config;
   Admin& admin;
   const OutcomeWatch& watch;
+  const Deliveries& deliveries;
   std::string inputTopic, retryTopic;
   Clock::time_point started;
   Figures& figures;
@@ -123,33 +124,38 @@ struct Run {
     auto input = backlogOf(admin, inputTopic), retry = backlogOf(admin, retryTopic);
     return input < 0 || retry < 0 ? -1 : input + retry;
   }
-  bool waitForOutcomes(int count, Clock::time_point deadline);
+  bool waitForOutcomes(int count, Clock::time_point deadline, bool handled = false);
   void killAlongTheWay(Workers& workers);
   void handleAll(Handler& handler);
 };
 
-// Until `count` messages have a final outcome; says how far it got every 10 s.
-bool Run::waitForOutcomes(int count, Clock::time_point deadline) {
+// Until `count` messages have a final outcome (on the topics, or by the handler's own count when
+// `handled`); says how far it got every 10 s.
+bool Run::waitForOutcomes(int count, Clock::time_point deadline, bool handled) {
   auto report = Clock::now() + kProgressEvery;
   return waitUntil(
       [&] {
         if (Clock::now() >= report) {
           report += kProgressEvery;
-          std::fprintf(stderr, "[ fault-run ] %.0f s: %d of %d messages have a final outcome\n",
-                       secondsSince(started), watch.finalOutcomes(), config.messages);
+          std::fprintf(stderr,
+                       "[ fault-run ] %.0f s: %d of %d messages have a final outcome on the "
+                       "topics, %d by the handler's calls\n",
+                       secondsSince(started), watch.finalOutcomes(), config.messages,
+                       deliveries.finishedIds());
         }
-        return watch.finalOutcomes() >= count;
+        return (handled ? deliveries.finishedIds() : watch.finalOutcomes()) >= count;
       },
       deadline);
 }
 
-// Kills the broker each time another 1/(kills+1) of the messages has a final outcome.
+// Kills the broker each time another 1/(kills+1) of the messages has a final outcome, as the
+// handler counts them (the topics' readers may lag behind, and the kill must come mid-run).
 void Run::killAlongTheWay(Workers& workers) {
   auto deadline = started + config.deadline;
   for (int k = 1; k <= config.kills; ++k) {
     int threshold = static_cast<int>(static_cast<long>(config.messages) * k / (config.kills + 1));
-    if (!waitForOutcomes(threshold, deadline)) {
-      throw std::runtime_error("only " + std::to_string(watch.finalOutcomes()) +
+    if (!waitForOutcomes(threshold, deadline, true)) {
+      throw std::runtime_error("only " + std::to_string(deliveries.finishedIds()) +
                                " final outcomes before the deadline, before kill " +
                                std::to_string(k));
     }
@@ -160,8 +166,11 @@ void Run::killAlongTheWay(Workers& workers) {
       if (!alone) throw std::runtime_error("another test kept using the broker: not killed");
     }
     auto before = backlogs();
-    std::fprintf(stderr, "[ fault-run ] kill %d of %d after %d final outcomes (backlog %lld)\n", k,
-                 config.kills, watch.finalOutcomes(), static_cast<long long>(before));
+    std::fprintf(stderr,
+                 "[ fault-run ] kill %d of %d after %d final outcomes by the handler, %d on the "
+                 "topics (backlog %lld)\n",
+                 k, config.kills, deliveries.finishedIds(), watch.finalOutcomes(),
+                 static_cast<long long>(before));
     figures.outageSeconds += killAndRestart();
     auto after = backlogs();
     // Right after the restart: what the broker's cursors had persisted (acknowledgements made in
@@ -250,7 +259,8 @@ Figures run(const Config& config) {
     std::fprintf(stderr, "[ fault-run ] %s: %d messages published in %.1f s\n", nameOf(config.mode),
                  config.messages, secondsSince(started));
     Handler handler{client, consumer, done, config.mode, failures, deliveries};
-    Run{config, admin, watch, topic, *consumer.retryTopic(), started, figures}.handleAll(handler);
+    Run{config, admin, watch, deliveries, topic, *consumer.retryTopic(), started, figures}
+        .handleAll(handler);
   }
   consumer.close();
   account(readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages), figures);

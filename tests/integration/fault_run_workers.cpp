@@ -108,7 +108,14 @@ std::map<std::string, long> FailedCalls::byCall() const {
 }
 
 Deliveries::Deliveries(int messages)
-    : seen_(static_cast<std::size_t>(messages) * (kMaxRetries + 1)) {}
+    : seen_(static_cast<std::size_t>(messages) * (kMaxRetries + 1)),
+      finished_(static_cast<std::size_t>(messages)) {}
+
+void Deliveries::finished(int n) {
+  if (n >= 0 && static_cast<std::size_t>(n) < finished_.size() && !finished_[n].exchange(true)) {
+    ++finishedIds_;
+  }
+}
 
 void Deliveries::add(int n, int reconsumeTimes) {
   ++total_;
@@ -125,10 +132,15 @@ void Handler::handle(const Message& message) {
   switch (actionFor(n, times)) {
     case Action::deadLetter:
       // On failure the library gives the message back itself.
-      attempt(failures, "deadLetter", [&] { consumer.deadLetter(message, "invalid"); });
+      if (attempt(failures, "deadLetter", [&] { consumer.deadLetter(message, "invalid"); })) {
+        deliveries.finished(n);
+      }
       return;
     case Action::retry:
-      attempt(failures, "reconsumeLater", [&] { consumer.reconsumeLater(message); });
+      if (attempt(failures, "reconsumeLater", [&] { consumer.reconsumeLater(message); }) &&
+          times >= kMaxRetries) {
+        deliveries.finished(n);  // it passed maxRetries: dead-lettered, exhausted
+      }
       return;
     case Action::succeed:
       if (mode == Mode::transactional) return succeedTransactionally(message, n, times);
@@ -139,8 +151,9 @@ void Handler::handle(const Message& message) {
 void Handler::succeedAtLeastOnce(const Message& message, int n, int times) {
   if (!attempt(failures, "send", [&] { done.send(output(n, times)); })) return giveBack(message);
   if (!attempt(failures, "acknowledge", [&] { consumer.acknowledge(message); })) {
-    giveBack(message);  // acknowledged meanwhile: the broker ignores the redelivery request
+    return giveBack(message);  // acknowledged meanwhile: the broker ignores the redelivery request
   }
+  deliveries.finished(n);
 }
 
 void Handler::succeedTransactionally(const Message& message, int n, int times) {
@@ -159,7 +172,8 @@ void Handler::succeedTransactionally(const Message& message, int n, int times) {
   }
   // Refused: aborted by the coordinator. Unknown outcome: committed, or aborted by the timeout.
   // Either way the message comes back only if its acknowledgement did not commit.
-  if (!attempt(failures, "commit", [&] { txn.commit(); })) giveBack(message);
+  if (!attempt(failures, "commit", [&] { txn.commit(); })) return giveBack(message);
+  deliveries.finished(n);
 }
 
 void Handler::giveBack(const Message& message) {

@@ -35,16 +35,22 @@ std::string errcName(const std::error_code& code, const std::string& what);
 
 // Deliveries handed to the handler, and how many of them repeat one handed over before (the same
 // id and RECONSUMETIMES): the broker delivered the message again although it had been handled.
+// Also the ids whose final call (the success path, deadLetter, the reconsumeLater that passes
+// maxRetries) succeeded: the run's progress as the process sees it, ahead of the topics'.
 class Deliveries {
  public:
   explicit Deliveries(int messages);
   void add(int n, int reconsumeTimes);
+  void finished(int n);
   long total() const { return total_; }
   long repeated() const { return repeated_; }
+  int finishedIds() const { return finishedIds_; }
 
  private:
   std::vector<std::atomic<int>> seen_;  // per id and RECONSUMETIMES
+  std::vector<std::atomic<bool>> finished_;
   std::atomic<long> total_{0}, repeated_{0};
+  std::atomic<int> finishedIds_{0};
 };
 
 struct Handler {
