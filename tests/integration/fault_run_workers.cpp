@@ -82,7 +82,7 @@ std::string errcName(const std::error_code& code, const std::string& what) {
   // A commit whose answer was lost: committed, or aborted by the timeout.
   bool unknown =
       what.find("outcome") != std::string::npos && what.find("unknown") != std::string::npos;
-  return unknown ? name + "(unknown outcome)" : name;
+  return unknown ? name + "(unknown_outcome)" : name;
 }
 
 void FailedCalls::add(const std::string& operation, const std::error_code& code,

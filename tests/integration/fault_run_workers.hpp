@@ -17,8 +17,9 @@
 
 namespace reconsume::integration::faultrun {
 
-// The calls that failed, by errc (with "(unknown outcome)" for a commit whose answer was lost,
-// e.g. "transaction_not_found(unknown outcome)") and by operation.
+// The calls that failed, by errc and by operation. "(unknown_outcome)" marks a failure the library
+// reports with an unknown outcome (a coordinator request, such as a commit, whose answer was lost:
+// e.g. "timeout(unknown_outcome)", "transaction_not_found(unknown_outcome)").
 class FailedCalls {
  public:
   void add(const std::string& operation, const std::error_code& code, const std::string& what);

@@ -6,6 +6,7 @@
 // and, bigger, by scripts/fault-run.sh.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ struct CleanRestartAfterKills {
   bool killed;
   ~CleanRestartAfterKills() {
     if (!killed) return;
+    if (!waitForOtherTests(std::chrono::minutes(30))) {
+      ADD_FAILURE() << "another test kept using the broker: not restarted cleanly";
+      return;
+    }
     if (!pulsarScript("stop") || !pulsarScript("start")) {
       ADD_FAILURE() << "the broker did not restart cleanly after the fault run";
     }
