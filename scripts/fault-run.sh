@@ -34,7 +34,7 @@ while (($#)); do
     --kills) kills=${2:?--kills needs a number}; shift ;;
     --mode) mode=${2:?--mode needs a value}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
-    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
     *) die "unknown argument '$1'" ;;
   esac
   shift
