@@ -1,0 +1,275 @@
+#include "integration/fault_run.hpp"
+
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+#include "integration/fault_run_broker.hpp"
+#include "integration/fault_run_fate.hpp"
+#include "integration/fault_run_outcomes.hpp"
+#include "integration/fault_run_workers.hpp"
+#include "integration/pulsar_environment.hpp"
+
+namespace reconsume::integration::faultrun {
+
+namespace {
+
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kSubscription = "fault-run";
+constexpr auto kSettleTime = 120s;          // after the last final outcome, for backlogs to empty
+constexpr auto kWaitForOtherTests = 1800s;  // before a kill
+constexpr int kPrintedLogLines = 20;
+constexpr auto kProgressEvery = 10s;
+
+int fromEnvironment(const char* name, int fallback) {
+  const char* value = std::getenv(name);
+  return value != nullptr && *value != '\0' ? std::stoi(value) : fallback;
+}
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+bool waitUntil(const std::function<bool()>& done, Clock::time_point deadline) {
+  while (!done()) {
+    if (Clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(100ms);  // polling progress made by other threads
+  }
+  return true;
+}
+
+ClientOptions clientOptions() {
+  ClientOptions options;
+  // Also the timeout of the library's transactions: short, so that a transaction left open by the
+  // kill is aborted soon and its message delivered again.
+  options.operationTimeout = 20s;
+  auto printed = std::make_shared<std::atomic<int>>(0);
+  options.logger = [printed](LogLevel level, std::string_view text) {
+    if (level < LogLevel::warn || (*printed)++ >= kPrintedLogLines) return;
+    std::fprintf(stderr, "client: %.*s\n", static_cast<int>(text.size()), text.data());
+  };
+  return options;
+}
+
+ConsumerOptions consumerOptions(const std::string& topic, Mode mode) {
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = kSubscription;
+  options.subscriptionType = SubscriptionType::shared;
+  options.initialPosition = InitialPosition::earliest;
+  options.retry = RetryPolicy::levels(DelayLevels::parse(kLevels), kMaxRetries);
+  options.transactionalRetry = mode == Mode::transactional;
+  options.negativeAckRedeliveryDelay = 1s;
+  return options;
+}
+
+Producer producerFor(Client& client, const std::string& topic, std::chrono::milliseconds timeout) {
+  ProducerOptions options;
+  options.topic = topic;
+  options.sendTimeout = timeout;
+  return client.createProducer(options);
+}
+
+// Publishes messages 0..count-1 (asynchronously) and waits until the broker has them all.
+void publishAll(Producer& producer, int count) {
+  std::mutex mutex;
+  std::condition_variable finished;
+  int completed = 0, failed = 0;
+  std::string firstError;
+  for (int n = 0; n < count; ++n) {
+    OutgoingMessage m;
+    m.payload = "message-" + std::to_string(n);
+    m.properties = {{"n", std::to_string(n)}};
+    producer.asyncSend(std::move(m), [&](boost::system::error_code ec, MessageId) {
+      std::lock_guard lock(mutex);
+      if (ec && failed++ == 0) firstError = ec.message();
+      if (++completed == count) finished.notify_all();
+    });
+  }
+  std::unique_lock lock(mutex);
+  finished.wait(lock, [&] { return completed == count; });
+  if (failed > 0) {
+    throw std::runtime_error(std::to_string(failed) + " of the " + std::to_string(count) +
+                             " input messages were not published: " + firstError);
+  }
+}
+
+std::int64_t backlogOf(Admin& admin, const std::string& topic) {
+  try {
+    return admin.backlog(topic, kSubscription);
+  } catch (const Error& e) {
+    std::fprintf(stderr, "[ fault-run ] backlog of %s: %s\n", topic.c_str(), e.what());
+    return -1;
+  }
+}
+
+// What the run's phases share.
+struct Run {
+  const Config& config;
+  Admin& admin;
+  const OutcomeWatch& watch;
+  const Deliveries& deliveries;
+  std::string inputTopic, retryTopic;
+  Clock::time_point started;
+  Figures& figures;
+
+  std::int64_t backlogs() {
+    auto input = backlogOf(admin, inputTopic), retry = backlogOf(admin, retryTopic);
+    return input < 0 || retry < 0 ? -1 : input + retry;
+  }
+  bool waitForOutcomes(int count, Clock::time_point deadline, bool handled = false);
+  void killAlongTheWay(Workers& workers);
+  void handleAll(Handler& handler);
+};
+
+// Until `count` messages have a final outcome (on the topics, or by the handler's own count when
+// `handled`); says how far it got every 10 s.
+bool Run::waitForOutcomes(int count, Clock::time_point deadline, bool handled) {
+  auto report = Clock::now() + kProgressEvery;
+  return waitUntil(
+      [&] {
+        if (Clock::now() >= report) {
+          report += kProgressEvery;
+          std::fprintf(stderr,
+                       "[ fault-run ] %.0f s: %d of %d messages have a final outcome on the "
+                       "topics, %d by the handler's calls\n",
+                       secondsSince(started), watch.finalOutcomes(), config.messages,
+                       deliveries.finishedIds());
+        }
+        return (handled ? deliveries.finishedIds() : watch.finalOutcomes()) >= count;
+      },
+      deadline);
+}
+
+// Kills the broker each time another 1/(kills+1) of the messages has a final outcome, as the
+// handler counts them (the topics' readers may lag behind, and the kill must come mid-run).
+void Run::killAlongTheWay(Workers& workers) {
+  auto deadline = started + config.deadline;
+  for (int k = 1; k <= config.kills; ++k) {
+    int threshold = static_cast<int>(static_cast<long>(config.messages) * k / (config.kills + 1));
+    if (!waitForOutcomes(threshold, deadline, true)) {
+      throw std::runtime_error("only " + std::to_string(deliveries.finishedIds()) +
+                               " final outcomes before the deadline, before kill " +
+                               std::to_string(k));
+    }
+    if (!otherBrokerUsers().empty()) {
+      workers.pause();  // the kill stays in the middle of the run
+      bool alone = waitForOtherTests(kWaitForOtherTests);
+      workers.resume();
+      if (!alone) throw std::runtime_error("another test kept using the broker: not killed");
+    }
+    auto before = backlogs();
+    std::fprintf(stderr,
+                 "[ fault-run ] kill %d of %d after %d final outcomes by the handler, %d on the "
+                 "topics (backlog %lld)\n",
+                 k, config.kills, deliveries.finishedIds(), watch.finalOutcomes(),
+                 static_cast<long long>(before));
+    figures.outageSeconds += killAndRestart();
+    auto after = backlogs();
+    // Right after the restart: what the broker's cursors had persisted (acknowledgements made in
+    // a transaction are restored later, from the transaction's pending-ack log).
+    std::fprintf(stderr, "[ fault-run ] broker back after kill %d: backlog %lld\n", k,
+                 static_cast<long long>(after));
+  }
+}
+
+// Handles the messages until each has a final outcome and nothing is left on the subscription.
+void Run::handleAll(Handler& handler) {
+  Workers workers(handler, config.workers);
+  auto deadline = started + config.deadline;
+  killAlongTheWay(workers);
+  if (!waitForOutcomes(config.messages, deadline)) {
+    std::fprintf(stderr, "[ fault-run ] deadline passed with %d of %d final outcomes\n",
+                 watch.finalOutcomes(), config.messages);
+  }
+  // Settled: nothing unacknowledged (or pending in a transaction) on the input and retry topics.
+  figures.settled = waitUntil(
+      [&] {
+        figures.inputBacklog = backlogOf(admin, inputTopic);
+        figures.retryBacklog = backlogOf(admin, retryTopic);
+        return figures.inputBacklog == 0 && figures.retryBacklog == 0;
+      },
+      std::min(deadline, Clock::now()) + kSettleTime);
+  figures.wallSeconds = secondsSince(started);
+  workers.stop();
+}
+
+std::string joined(const std::map<std::string, long>& counts) {
+  if (counts.empty()) return "none";
+  std::string text;
+  for (const auto& [name, count] : counts) {
+    text += (text.empty() ? "" : ",") + name + ":" + std::to_string(count);
+  }
+  return text;
+}
+
+}  // namespace
+
+const char* nameOf(Mode mode) {
+  return mode == Mode::transactional ? "transactional" : "at-least-once";
+}
+
+Config Config::fromEnvironment(Mode mode) {
+  Config config;
+  config.mode = mode;
+  config.messages = faultrun::fromEnvironment("RECONSUME_FAULT_RUN_MESSAGES", 10000);
+  config.kills = faultrun::fromEnvironment("RECONSUME_FAULT_RUN_KILLS", 1);
+  config.deadline = std::chrono::seconds(faultrun::fromEnvironment(
+      "RECONSUME_FAULT_RUN_DEADLINE", 180 + config.messages / 50 + 120 * config.kills));
+  return config;
+}
+
+std::string Figures::line() const {
+  std::ostringstream out;
+  out.precision(1);
+  out << std::fixed << "[ fault-run ] mode=" << nameOf(mode) << " messages=" << messages
+      << " kills=" << kills << " processed=" << processed << " dead-lettered=" << deadLettered
+      << " lost=" << lost << " duplicates=" << duplicates << " misplaced=" << misplaced
+      << " backlog=" << inputBacklog << "/" << retryBacklog << " deliveries=" << deliveries
+      << " repeated=" << repeated << " failed-calls=" << joined(failedCalls)
+      << " wall=" << wallSeconds << "s outage=" << outageSeconds << "s";
+  return out.str();
+}
+
+Figures run(const Config& config) {
+  Figures figures;
+  figures.mode = config.mode;
+  figures.messages = config.messages;
+  figures.kills = config.kills;
+  auto client = Client::connect(pulsar().serviceUrl, clientOptions());
+  auto admin = Admin::connect(pulsar().adminUrl, pulsar().adminOptions());
+  auto topic = uniqueTopic(config.mode == Mode::transactional ? "faultrun-txn" : "faultrun-alo");
+  auto doneTopic = topic + "-done";
+  auto consumer = client.subscribe(consumerOptions(topic, config.mode));
+  auto done = producerFor(client, doneTopic, 30s);
+  auto input = producerFor(client, topic, 0ms);  // waits for the broker, however long
+  FailedCalls failures;
+  Deliveries deliveries(config.messages);
+  {
+    OutcomeWatch watch(client, doneTopic, *consumer.deadLetterTopic(), config.messages);
+    auto started = Clock::now();
+    publishAll(input, config.messages);
+    std::fprintf(stderr, "[ fault-run ] %s: %d messages published in %.1f s\n", nameOf(config.mode),
+                 config.messages, secondsSince(started));
+    Handler handler{client, consumer, done, config.mode, failures, deliveries};
+    Run{config, admin, watch, deliveries, topic, *consumer.retryTopic(), started, figures}
+        .handleAll(handler);
+  }
+  consumer.close();
+  account(readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages), figures);
+  figures.deliveries = deliveries.total();
+  figures.repeated = deliveries.repeated();
+  figures.failedCalls = failures.byErrc();
+  figures.failedByCall = failures.byCall();
+  client.close();
+  return figures;
+}
+
+}  // namespace reconsume::integration::faultrun

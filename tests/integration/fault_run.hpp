@@ -1,0 +1,69 @@
+// "A fault run that counts": N messages through a handler that fails 30% of deliveries
+// transiently (reconsumeLater) and 2% of messages permanently (deadLetter), while the broker is
+// killed (SIGKILL) and started again K times. Final outcomes are messages on topics — processed:
+// an output message on the "done" topic (and the input acknowledged); dead-lettered: a message on
+// the consumer's dead-letter topic — so the count is read back from the broker at the end:
+// lost = ids in neither, duplicates = extra occurrences (twice in one topic, or in both).
+//
+// Two delivery modes:
+//   at-least-once  the output is sent, then the input acknowledged; reconsumeLater and
+//                  deadLetter in their default mode. Duplicates are expected and counted.
+//   transactional  the output is sent and the input acknowledged in one Transaction;
+//                  reconsumeLater and deadLetter with ConsumerOptions::transactionalRetry.
+//                  Neither duplicates nor losses are allowed.
+//
+// Environment: RECONSUME_FAULT_RUN_MESSAGES (default 10000), RECONSUME_FAULT_RUN_KILLS (default 1),
+// RECONSUME_FAULT_RUN_DEADLINE (seconds until every message must have a final outcome; default
+// 180 + messages / 50 + 120 per kill). scripts/fault-run.sh runs it bigger.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace reconsume::integration::faultrun {
+
+enum class Mode { atLeastOnce, transactional };
+const char* nameOf(Mode mode);
+
+struct Config {
+  Mode mode{Mode::atLeastOnce};
+  int messages{10000};
+  int kills{1};
+  int workers{16};
+  std::chrono::seconds deadline{0};  // for every message to have a final outcome
+
+  static Config fromEnvironment(Mode mode);
+};
+
+struct Figures {
+  Mode mode{Mode::atLeastOnce};
+  int messages{0};
+  int kills{0};
+  std::size_t processed{0};     // ids on the done topic
+  std::size_t deadLettered{0};  // ids on the dead-letter topic (and not on the done topic)
+  std::size_t lost{0};          // ids in neither
+  std::size_t duplicates{0};    // occurrences beyond the first, over both topics
+  std::size_t misplaced{0};     // ids whose final outcome is not the one their fate decides
+  std::vector<int> missing;     // the first lost ids
+  std::vector<int> duplicated;  // the first duplicated ids
+  std::int64_t inputBacklog{-1}, retryBacklog{-1};  // once the run settled; -1: unknown
+  bool settled{false};
+  long deliveries{0};  // messages handed to the handler
+  long repeated{0};    // deliveries of an id and RECONSUMETIMES handed to the handler before
+  std::map<std::string, long> failedCalls;   // errc name -> calls that failed with it
+  std::map<std::string, long> failedByCall;  // "operation errc" -> calls
+  double wallSeconds{0};                     // from the first publish until settled
+  double outageSeconds{0};                   // kill until healthy again, summed over the kills
+
+  // One line with every figure: "[ fault-run ] mode=... messages=... lost=... ...".
+  std::string line() const;
+};
+
+// Runs the whole thing on the broker of pulsar() (killing it config.kills times).
+Figures run(const Config& config);
+
+}  // namespace reconsume::integration::faultrun
