@@ -56,7 +56,7 @@ void addConnectionOptions(CLI::App& command, DlqOptions& options) {
 }
 
 void addFilterOptions(CLI::App& command, FilterText& filter) {
-  command.add_option("--cause", filter.cause, "exhausted | explicit | redelivered | unknown");
+  command.add_option("--cause", filter.cause, "exhausted | explicit | redelivered | expired | unknown");
   command.add_option("--reason", filter.reason, "Regular expression (ECMAScript) on the reason");
   command.add_option("--origin", filter.origin, "Original topic (REAL_TOPIC)");
   command.add_option("--key", filter.key, "Partition key");
@@ -70,8 +70,8 @@ DeadLetterFilter parseFilter(const FilterText& text) {
   DeadLetterFilter filter;
   if (!text.cause.empty()) {
     if (text.cause != "exhausted" && text.cause != "explicit" && text.cause != "redelivered" &&
-        text.cause != "unknown") {
-      bad("--cause", text.cause, "expected exhausted, explicit, redelivered or unknown");
+        text.cause != "expired" && text.cause != "unknown") {
+      bad("--cause", text.cause, "expected exhausted, explicit, redelivered, expired or unknown");
     }
     filter.cause = text.cause;
   }

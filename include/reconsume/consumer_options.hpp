@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "reconsume/error_routing.hpp"
 #include "reconsume/redelivery_backoff.hpp"
 #include "reconsume/retry_policy.hpp"
 
@@ -30,6 +31,11 @@ struct ConsumerOptions {
   int receiverQueueSize{1000};
 
   std::optional<RetryPolicy> retry;  // set: reconsumeLater and deadLetter are enabled
+  // Routing by error (error_routing.hpp, SPEC.md section 1): what each category of failure does,
+  // and which exception types belong to which category. A category without an entry here uses
+  // `retry`.
+  std::map<std::string, CategoryPolicy> categories;
+  ErrorRules errorRules;
   std::optional<std::string> retryTopic, deadLetterTopic;  // defaults per SPEC.md section 3
   std::string deadLetterSubscription{"reconsume-dlq"};
   // reconsumeLater and deadLetter publish and acknowledge in one transaction (SPEC.md section 1):
@@ -60,6 +66,7 @@ struct ReconsumeOptions {
   std::optional<int> level;                        // explicit level, 1-based
   std::optional<std::chrono::milliseconds> delay;  // explicit delay (not with level)
   std::string reason;                              // kept in RECONSUME_REASON and the history
+  std::optional<std::string> category;             // the failure's category (routing by error)
   std::map<std::string, std::string> properties;   // applied last; cannot change RECONSUMETIMES
 };
 

@@ -22,6 +22,7 @@ struct DeadLetterHop {
   std::chrono::system_clock::time_point at;  // "at"
   std::chrono::milliseconds delay{0};        // "delay" (0 for the hop to the dead-letter topic)
   std::string reason;                        // "reason" ("" when none was given)
+  std::string category;                      // "category" ("" when the hop had none)
 };
 
 // A dead letter as stored, with the retry properties of SPEC.md §2 decoded. Messages written by the
@@ -29,7 +30,9 @@ struct DeadLetterHop {
 struct DeadLetter {
   Message message;  // id, topic (partition), payload, key, properties, publish time
 
-  std::string cause;   // DEAD_LETTER_CAUSE ("exhausted", "explicit", "redelivered"); else "unknown"
+  // DEAD_LETTER_CAUSE ("exhausted", "explicit", "redelivered", "expired"); else "unknown".
+  std::string cause;
+  std::optional<std::string> category;  // RECONSUME_CATEGORY
   std::string reason;  // RECONSUME_REASON, else the newest history entry's reason, else ""
   std::optional<std::string> originTopic;      // REAL_TOPIC
   std::optional<std::string> originMessageId;  // ORIGIN_MESSAGE_ID (or ORIGIN_MESSAGE_IDY_TIME)
@@ -53,7 +56,8 @@ struct DeadLetter {
 // Which dead letters a call is about. Every field that is set must match (and); unset fields match
 // everything.
 struct DeadLetterFilter {
-  std::optional<std::string> cause;   // "exhausted", "explicit", "redelivered" or "unknown"
+  // "exhausted", "explicit", "redelivered", "expired" or "unknown".
+  std::optional<std::string> cause;
   std::optional<std::string> reason;  // ECMAScript regular expression, found anywhere in `reason`
   std::optional<std::string> origin;  // REAL_TOPIC, compared as canonical names ("orders" works)
   std::optional<std::string> key;     // the partition key, exactly

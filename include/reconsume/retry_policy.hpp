@@ -71,6 +71,13 @@ class RetryPolicy {
 
   // The same policy drawing jitter from `source` (tests pass a fixed sequence).
   RetryPolicy withRandomSource(RandomSource source) const;
+  // The same policy with a limit on the total time of retrying, counted from FIRST_FAILURE_TIME:
+  // a retry whose delay would end after it goes to the dead-letter topic instead
+  // (DEAD_LETTER_CAUSE=expired; SPEC.md section 1). Throws Error(errc::invalid_argument) for a
+  // limit that is not positive.
+  RetryPolicy withTimeLimit(std::chrono::milliseconds limit) const;
+  // Set by withTimeLimit.
+  std::optional<std::chrono::milliseconds> timeLimit() const;
 
   int maxRetries() const;
   // Set for level-table policies only.

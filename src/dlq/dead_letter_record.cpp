@@ -16,7 +16,7 @@ namespace keys = retry::keys;
 
 using TimePoint = std::chrono::system_clock::time_point;
 
-constexpr std::array<std::string_view, 13> kRetryKeys{
+constexpr std::array<std::string_view, 14> kRetryKeys{
     keys::reconsumeTimes,
     keys::delayTime,
     keys::realTopic,
@@ -30,6 +30,7 @@ constexpr std::array<std::string_view, 13> kRetryKeys{
     keys::replayCount,
     keys::replayedAt,
     keys::realSubscription,
+    keys::reconsumeCategory,
 };
 
 std::int64_t integerField(const boost::json::object& object, std::string_view key) {
@@ -83,6 +84,9 @@ std::vector<DeadLetterHop> parseHistory(std::string_view text) {
     if (const auto* reason = object.if_contains("reason"); reason && reason->is_string()) {
       hop.reason = std::string(reason->as_string());
     }
+    if (const auto* category = object.if_contains("category"); category && category->is_string()) {
+      hop.category = std::string(category->as_string());
+    }
     hops.push_back(std::move(hop));
   }
   return hops;
@@ -119,6 +123,7 @@ DeadLetter DeadLetter::from(const Message& message) {
   if (auto history = message.property(keys::reconsumeHistory)) {
     letter.history = detail::dlq::parseHistory(*history);
   }
+  letter.category = message.property(keys::reconsumeCategory);
   if (auto reason = message.property(keys::reconsumeReason)) {
     letter.reason = *reason;
   } else if (!letter.history.empty()) {

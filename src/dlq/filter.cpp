@@ -29,10 +29,10 @@ std::string canonicalOrSame(const std::string& topic) {
 
 CompiledFilter::CompiledFilter(const DeadLetterFilter& filter) : filter_(filter) {
   if (filter.cause && *filter.cause != "exhausted" && *filter.cause != "explicit" &&
-      *filter.cause != "redelivered" && *filter.cause != "unknown") {
+      *filter.cause != "redelivered" && *filter.cause != "expired" && *filter.cause != "unknown") {
     throw Error(errc::invalid_argument, "cause '" + *filter.cause +
                                             "' is not one of exhausted, explicit, redelivered, "
-                                            "unknown");
+                                            "expired, unknown");
   }
   if (filter.reason) {
     try {

@@ -118,7 +118,7 @@ LastElements arrayElements(std::string_view array) {
 }
 
 // Recognises exactly the compact form appendHistory writes,
-//   [{"n":<int>,"at":<int>,"delay":<int>,"reason":"<string>"},...]
+//   [{"n":<int>,"at":<int>,"delay":<int>,"reason":"<string>"[,"category":"<string>"]},...]
 // validating it as strictly as a JSON parser would (numbers, escapes, UTF-8, no raw control
 // characters), and collects its elements in one pass. Anything else — other spacing, other keys,
 // a \u escape of a surrogate — is left to Boost.JSON (false). This fast path is what keeps a
@@ -141,7 +141,7 @@ class CompactHistoryScanner {
       std::size_t start = at_;
       if (!(literal("{\"n\":") && integer() && literal(",\"at\":") && integer() &&
             literal(",\"delay\":") && integer() && literal(",\"reason\":") && string() &&
-            literal("}"))) {
+            (!literal(",\"category\":") || string()) && literal("}"))) {
         return false;
       }
       elements.add(text_.substr(start, at_ - start));

@@ -21,6 +21,7 @@ inline constexpr std::string_view reconsumeLevel = "RECONSUME_LEVEL";
 inline constexpr std::string_view reconsumeReason = "RECONSUME_REASON";
 inline constexpr std::string_view firstFailureTime = "FIRST_FAILURE_TIME";
 inline constexpr std::string_view reconsumeHistory = "RECONSUME_HISTORY";
+inline constexpr std::string_view reconsumeCategory = "RECONSUME_CATEGORY";
 inline constexpr std::string_view deadLetterCause = "DEAD_LETTER_CAUSE";
 inline constexpr std::string_view replayCount = "REPLAY_COUNT";
 inline constexpr std::string_view replayedAt = "REPLAYED_AT";

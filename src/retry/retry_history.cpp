@@ -25,9 +25,15 @@ void appendEntry(std::string& out, const HistoryEntry& entry, std::size_t maxByt
   appendNumber(out, at.count());
   out += ",\"delay\":";
   appendNumber(out, entry.delay.count());
+  std::string category;
+  if (!entry.category.empty()) {
+    category = ",\"category\":";
+    appendJsonString(category, entry.category, maxBytes);
+  }
   out += ",\"reason\":";
-  std::size_t used = out.size() - begin + 1;  // + the closing brace
+  std::size_t used = out.size() - begin + category.size() + 1;  // + the closing brace
   appendJsonString(out, entry.reason, maxBytes > used ? maxBytes - used : 0);
+  out += category;
   out += '}';
 }
 

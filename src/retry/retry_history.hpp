@@ -1,5 +1,6 @@
 // RECONSUME_HISTORY (SPEC.md §2, ours): a JSON array of the last hops, newest last,
-// [{"n":1,"at":1700000000000,"delay":1000,"reason":"timeout"}, ...], bounded in entries and
+// [{"n":1,"at":1700000000000,"delay":1000,"reason":"timeout"}, ...] (plus "category":"…" after
+// the reason for a hop that had one), bounded in entries and
 // bytes. Earlier entries are kept byte for byte (no re-serialisation), so appending is cheap.
 //
 // Thread safety: pure functions.
@@ -21,6 +22,7 @@ struct HistoryEntry {
   std::chrono::system_clock::time_point at;  // "at", epoch ms
   std::chrono::milliseconds delay{0};        // "delay", ms
   std::string_view reason;                   // "reason", already cut to size
+  std::string_view category;                 // "category", written when not empty
 };
 
 // `previous` (the incoming RECONSUME_HISTORY, or nullptr when absent) with `entry` appended and

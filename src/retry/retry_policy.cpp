@@ -101,6 +101,20 @@ RetryPolicy RetryPolicy::withRandomSource(RandomSource source) const {
   return RetryPolicy(std::move(copy));
 }
 
+RetryPolicy RetryPolicy::withTimeLimit(std::chrono::milliseconds limit) const {
+  if (limit.count() <= 0) {
+    throw Error(errc::invalid_argument,
+                "the retry time limit " + detail::formatDuration(limit) + " must be positive");
+  }
+  auto copy = std::make_shared<State>(*state_);
+  copy->timeLimit = limit;
+  return RetryPolicy(std::move(copy));
+}
+
+std::optional<std::chrono::milliseconds> RetryPolicy::timeLimit() const {
+  return state_->timeLimit;
+}
+
 int RetryPolicy::maxRetries() const {
   return state_->maxRetries;
 }
@@ -126,7 +140,9 @@ std::string RetryPolicy::describe() const {
     text = "custom";
   }
   int max = state_->maxRetries;
-  return text + " (max " + std::to_string(max) + (max == 1 ? " retry)" : " retries)");
+  text += " (max " + std::to_string(max) + (max == 1 ? " retry" : " retries");
+  if (state_->timeLimit) text += ", within " + formatDuration(*state_->timeLimit);
+  return text + ")";
 }
 
 }  // namespace reconsume

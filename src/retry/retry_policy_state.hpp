@@ -4,6 +4,7 @@
 // Thread safety: a State is immutable once built and shared between copies of a policy.
 #pragma once
 
+#include <optional>
 #include <variant>
 
 #include "reconsume/retry_policy.hpp"
@@ -20,6 +21,7 @@ struct RetryPolicy::State {
   Kind kind;
   int maxRetries = 0;
   RandomSource random;  // never empty: the default source unless the user gave one
+  std::optional<std::chrono::milliseconds> timeLimit;  // withTimeLimit
 };
 
 }  // namespace reconsume

@@ -26,11 +26,12 @@ enum class Key {
   realSubscription,
   realTopic,
   reconsumeTimes,
+  reconsumeCategory,
   reconsumeHistory,
   reconsumeLevel,
   reconsumeReason,
 };
-constexpr std::array<std::string_view, 11> kKeys{
+constexpr std::array<std::string_view, 12> kKeys{
     keys::deadLetterCause,
     keys::delayTime,
     keys::firstFailureTime,
@@ -39,6 +40,7 @@ constexpr std::array<std::string_view, 11> kKeys{
     keys::realSubscription,
     keys::realTopic,
     keys::reconsumeTimes,
+    keys::reconsumeCategory,
     keys::reconsumeHistory,
     keys::reconsumeLevel,
     keys::reconsumeReason,
@@ -155,9 +157,14 @@ class Builder {
       case Key::reconsumeTimes:
         put(key, std::to_string(route_.count));
         break;
+      case Key::reconsumeCategory:
+        // This hop's category; a hop without one drops an earlier one (the history keeps it).
+        if (route_.category) put(key, *route_.category);
+        break;
       case Key::reconsumeHistory: {
         HistoryEntry entry{route_.count, now_,
-                           toRetryTopic_ ? route_.delay : std::chrono::milliseconds(0), reason_};
+                           toRetryTopic_ ? route_.delay : std::chrono::milliseconds(0), reason_,
+                           route_.category ? std::string_view(*route_.category) : ""};
         put(key, appendHistory(present, entry));
         break;
       }

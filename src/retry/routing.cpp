@@ -120,7 +120,31 @@ RetryRequest RetryRequest::from(const ReconsumeOptions& options) {
     request.kind = Kind::delay;
     request.delay = *options.delay;
   }
+  request.category = options.category;
   return request;
+}
+
+Route applyTimeLimit(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
+                     Route route, std::chrono::system_clock::time_point now) {
+  auto limit = policy.timeLimit();
+  if (!limit || route.destination != Destination::retryTopic) return route;
+  // In milliseconds since the epoch, saturating: a FIRST_FAILURE_TIME far in the future must not
+  // overflow a time point.
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t nowMs =
+      std::chrono::duration_cast<milliseconds>(now.time_since_epoch()).count();
+  std::int64_t firstMs = nowMs;
+  if (const auto* text = findProperty(incoming, keys::firstFailureTime)) {
+    if (auto ms = parsePropertyCount(*text)) firstMs = *ms;
+  }
+  const std::int64_t deadline = firstMs > kMax - limit->count() ? kMax : firstMs + limit->count();
+  const std::int64_t due = nowMs > kMax - route.delay.count() ? kMax : nowMs + route.delay.count();
+  if (due <= deadline) return route;
+  route.destination = Destination::deadLetterTopic;
+  route.cause = DeadLetterCause::expired;
+  route.delay = milliseconds(0);
+  route.level.reset();
+  return route;
 }
 
 std::string_view toString(DeadLetterCause cause) {
@@ -131,6 +155,8 @@ std::string_view toString(DeadLetterCause cause) {
       return "explicit";
     case DeadLetterCause::redelivered:
       return "redelivered";
+    case DeadLetterCause::expired:
+      return "expired";
   }
   return "unknown";
 }
@@ -141,6 +167,7 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
   const RetryPolicy::State& state = policy.state();
 
   Route route;
+  route.category = request.category;
   std::int64_t previousCount = 0;
   if (const auto* text = findProperty(incoming, keys::reconsumeTimes)) {
     if (auto parsed = parsePropertyCount(*text)) {
@@ -183,7 +210,11 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
   if (const auto* table = std::get_if<DelayLevels>(&state.kind)) {
     const int size = static_cast<int>(table->size());
     std::int64_t level = route.count;
-    if (const auto* text = findProperty(incoming, keys::reconsumeLevel)) {
+    // The incoming level continues the count of its own category's table only.
+    const auto* incomingCategory = findProperty(incoming, keys::reconsumeCategory);
+    bool sameCategory = request.category ? incomingCategory && *incomingCategory == *request.category
+                                         : incomingCategory == nullptr;
+    if (const auto* text = sameCategory ? findProperty(incoming, keys::reconsumeLevel) : nullptr) {
       if (auto parsed = parsePropertyCount(*text)) {
         level = *parsed == std::numeric_limits<std::int64_t>::max() ? *parsed : *parsed + 1;
       }

@@ -24,14 +24,15 @@ struct RetryRequest {
   Kind kind = Kind::next;
   int level = 0;                       // Kind::level (1-based)
   std::chrono::milliseconds delay{0};  // Kind::delay
+  std::optional<std::string> category;  // the failure's category (routing by error)
   // From ReconsumeOptions: level → Kind::level, delay → Kind::delay, neither → Kind::next; both
   // set → Error(errc::invalid_argument) naming both values.
   static RetryRequest from(const ReconsumeOptions& options);
 };
 
 enum class Destination { retryTopic, deadLetterTopic };
-enum class DeadLetterCause { exhausted, explicitCall, redelivered };
-// "exhausted" / "explicit" / "redelivered": the DEAD_LETTER_CAUSE values.
+enum class DeadLetterCause { exhausted, explicitCall, redelivered, expired };
+// "exhausted" / "explicit" / "redelivered" / "expired": the DEAD_LETTER_CAUSE values.
 std::string_view toString(DeadLetterCause cause);
 
 struct Route {
@@ -40,6 +41,7 @@ struct Route {
   std::chrono::milliseconds delay{0};    // retry topic only
   std::optional<int> level;              // level-table policy and a level was used
   std::optional<DeadLetterCause> cause;  // dead-letter topic only
+  std::optional<std::string> category;   // the request's category, written as RECONSUME_CATEGORY
   bool malformedCount = false;           // incoming RECONSUMETIMES did not parse (caller logs it)
 };
 
@@ -51,6 +53,12 @@ struct Route {
 // custom delay function propagate unchanged.
 Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
              const RetryRequest& request);
+
+// The time limit of `policy` (RetryPolicy::withTimeLimit, SPEC.md section 1) applied to `route`:
+// a retry whose delay would end after FIRST_FAILURE_TIME (of `incoming`; `now` when absent or not a
+// number) + the limit becomes a dead letter with cause expired. Other routes pass unchanged.
+Route applyTimeLimit(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
+                     Route route, std::chrono::system_clock::time_point now);
 
 // A property value holding a retry count, level or delay: a plain base-10 non-negative integer
 // (digits only: no sign, no spaces). Values beyond int64 saturate. Nothing for anything else.
