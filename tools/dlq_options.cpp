@@ -58,7 +58,8 @@ void addConnectionOptions(CLI::App& command, DlqOptions& options) {
 void addFilterOptions(CLI::App& command, FilterText& filter) {
   command.add_option("--cause", filter.cause, "exhausted | explicit | redelivered | expired | unknown");
   command.add_option("--reason", filter.reason, "Regular expression (ECMAScript) on the reason");
-  command.add_option("--origin", filter.origin, "Original topic (REAL_TOPIC)");
+  command.add_option("--origin", filter.origin,
+                     "Original topic (REAL_TOPIC): a topic matches its partitions too");
   command.add_option("--key", filter.key, "Partition key");
   command.add_option("--older-than", filter.olderThan, "Dead-lettered longer ago than (e.g. 1h)");
   command.add_option("--newer-than", filter.newerThan,

@@ -238,6 +238,8 @@ std::string listItemJson(const DeadLetter& d, TimePoint now) {
   json["cause"] = d.cause;
   json["reason"] = d.reason;
   json["originTopic"] = d.originTopic ? boost::json::value(*d.originTopic) : nullptr;
+  auto base = d.originBaseTopic();
+  json["originBaseTopic"] = base ? boost::json::value(*base) : nullptr;
   json["originMessageId"] = d.originMessageId ? boost::json::value(*d.originMessageId) : nullptr;
   auto key = d.message.key();
   json["key"] = key ? boost::json::value(*key) : nullptr;

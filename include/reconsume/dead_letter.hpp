@@ -34,7 +34,7 @@ struct DeadLetter {
   std::string cause;
   std::optional<std::string> category;  // RECONSUME_CATEGORY
   std::string reason;  // RECONSUME_REASON, else the newest history entry's reason, else ""
-  std::optional<std::string> originTopic;      // REAL_TOPIC
+  std::optional<std::string> originTopic;      // REAL_TOPIC, as stored (maybe a partition)
   std::optional<std::string> originMessageId;  // ORIGIN_MESSAGE_ID (or ORIGIN_MESSAGE_IDY_TIME)
   int reconsumeTimes{0};                       // RECONSUMETIMES (0 when absent or not a number)
   int replayCount{0};                          // REPLAY_COUNT: how often it was replayed before
@@ -49,6 +49,10 @@ struct DeadLetter {
   std::chrono::system_clock::time_point deadLetteredAt() const { return message.publishTime(); }
   // now − deadLetteredAt(), never negative.
   std::chrono::milliseconds age(std::chrono::system_clock::time_point now) const;
+  // The base topic of REAL_TOPIC: its canonical name without a -partition-N suffix (the Java and Go
+  // clients may write the partition a message was received on; SPEC.md §4). A value that is no
+  // topic name is returned as stored; none without REAL_TOPIC.
+  std::optional<std::string> originBaseTopic() const;
 
   static DeadLetter from(const Message& message);
 };
@@ -59,8 +63,11 @@ struct DeadLetterFilter {
   // "exhausted", "explicit", "redelivered", "expired" or "unknown".
   std::optional<std::string> cause;
   std::optional<std::string> reason;  // ECMAScript regular expression, found anywhere in `reason`
-  std::optional<std::string> origin;  // REAL_TOPIC, compared as canonical names ("orders" works)
-  std::optional<std::string> key;     // the partition key, exactly
+  // REAL_TOPIC, compared as canonical names ("orders" works). Without a -partition-N suffix it
+  // matches the topic and each of its partitions (originBaseTopic()); with one, that partition
+  // only.
+  std::optional<std::string> origin;
+  std::optional<std::string> key;                      // the partition key, exactly
   std::optional<std::chrono::milliseconds> olderThan;  // age > olderThan
   std::optional<std::chrono::milliseconds> newerThan;  // age < newerThan
   std::vector<MessageId> ids;                          // one of these (empty: any id)

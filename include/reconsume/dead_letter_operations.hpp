@@ -39,8 +39,9 @@ struct AgeBucket {
 struct DeadLetterStats {
   std::size_t count{0};
   std::uint64_t payloadBytes{0};
-  std::map<std::string, std::size_t> byCause;   // "exhausted", "explicit", "unknown", ...
-  std::map<std::string, std::size_t> byOrigin;  // REAL_TOPIC; "" for dead letters without one
+  std::map<std::string, std::size_t> byCause;  // "exhausted", "explicit", "unknown", ...
+  // By originBaseTopic() (a topic's partitions count under the topic); "" for no REAL_TOPIC.
+  std::map<std::string, std::size_t> byOrigin;
   std::map<std::string, std::size_t> byReason;  // exact reason text; "" for none
   std::vector<AgeBucket> ages;                  // every bucket, also the empty ones
   std::optional<std::chrono::system_clock::time_point> oldest, newest;  // dead-lettered at
@@ -74,7 +75,8 @@ struct ReplayProgress {
 
 struct ReplayOptions {
   DeadLetterFilter filter;
-  // Every picked dead letter goes there; none: each to its own REAL_TOPIC.
+  // Every picked dead letter goes there, as given; none: each to its own REAL_TOPIC — where that
+  // names a partition of a partitioned topic, to the topic, routed by key (SPEC.md §4).
   std::optional<std::string> to;
   // Republishes per second (> 0), paced on the queue's clock with a token bucket of one token;
   // none: as fast as the broker confirms.

@@ -34,12 +34,19 @@
 // letter that fails again after a replay comes back carrying its REPLAY_COUNT, so a second replay
 // shows as the second.
 //
+// Partitioned origins (SPEC.md §4): the Java and Go clients may write REAL_TOPIC with a partition
+// suffix. The origin filter and stats work on DeadLetter::originBaseTopic() (a filter naming one
+// partition selects that partition only); replay sends a dead letter whose REAL_TOPIC names a
+// partition of a partitioned topic to that topic (Client::partitionsOf tells), routed by key.
+//
 // Limits, stated rather than hidden: a message of a batch entry counts as acknowledged only once
-// the whole entry is (the broker reports acknowledgements per entry; the dead-letter producers of
-// this library and of the Java client do not batch). replay and purge hold the non-matching
-// messages that come before the last picked one unacknowledged while they run; Pulsar stops
-// delivering to a consumer holding maxUnackedMessagesPerConsumer (default 50,000) of them, and
-// picked dead letters beyond that are reported as missing.
+// the whole entry is (the broker reports acknowledgements per entry). The dead-letter producers of
+// this library and of current Java clients do not batch; the Go client's does (it keeps the
+// producer default, batching on), so a dead letter it wrote may share an entry with others and
+// then counts until every message of that entry is acknowledged. replay and purge hold the
+// non-matching messages that come before the last picked one unacknowledged while they run; Pulsar
+// stops delivering to a consumer holding maxUnackedMessagesPerConsumer (default 50,000) of them,
+// and picked dead letters beyond that are reported as missing.
 //
 // Thread safety: one call at a time per DeadLetterQueue (use one object per thread); different
 // objects may be used at once. Visitors and progress callbacks run on the calling thread, with no
@@ -107,7 +114,8 @@ class DeadLetterQueue {
   // One JSON object, no line break: "id", "topic", "publishTime" (epoch ms), "publishTimeUtc"
   // (ISO 8601), "eventTime" (ms or null), "key" (null when none), "keyIsBase64", "orderingKey"
   // (UTF-8 text; "orderingKeyBase64" instead when it is not valid UTF-8), "producerName",
-  // "cause", "reason", "originTopic", "originMessageId", "reconsumeTimes", "replayCount",
+  // "cause", "reason", "originTopic" (REAL_TOPIC as stored), "originBaseTopic" (originBaseTopic()),
+  // "originMessageId", "reconsumeTimes", "replayCount",
   // "properties" (every property), "payloadSize", "payloadEncoding" ("utf-8" or "base64") and
   // "payload" (the text, or base64 when the payload is not valid UTF-8).
   static std::string toJson(const DeadLetter& deadLetter);

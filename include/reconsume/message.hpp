@@ -34,7 +34,8 @@ class MessageId {
   std::int32_t batchSize() const { return batchSize_; }  // 0 when not batched or unknown
 
   // "ledger:entry:partition", plus ":batchIndex" when the message came in a batch — the form the
-  // Java and Go clients write into ORIGIN_MESSAGE_ID.
+  // Java client writes into ORIGIN_MESSAGE_ID. The Go client writes "ledger:entry:partition" only
+  // (no batch index; partition 0 on a non-partitioned topic); parse reads both.
   std::string toString() const;
   // Parses toString()'s form; throws Error(errc::invalid_argument) naming the text otherwise.
   static MessageId parse(std::string_view text);

@@ -7,6 +7,7 @@
 #include "dlq/filter.hpp"
 #include "dlq/json_export.hpp"
 #include "dlq/replay.hpp"
+#include "dlq/replay_destination.hpp"
 #include "dlq/scanner.hpp"
 #include "dlq/stats.hpp"
 #include "dlq/token_bucket.hpp"
@@ -201,10 +202,12 @@ ReplayResult DeadLetterQueue::replay(const ReplayOptions& options) {
   }
 
   auto picked = list(options.filter, options.limit);
+  detail::dlq::ReplayDestinations where(
+      to, [client = state_->client](const std::string& topic) mutable {
+        return client.partitionsOf(topic);
+      });
   std::vector<std::string> destinations;
-  for (const auto& deadLetter : picked) {
-    destinations.push_back(to ? *to : deadLetter.originTopic.value_or(""));
-  }
+  for (const auto& deadLetter : picked) destinations.push_back(where.destinationOf(deadLetter));
   detail::dlq::ActionContext context{state_->client, state_->clock, state_->topic,
                                      state_->options.subscription, state_->options.readTimeout};
   return detail::dlq::replayPicked(context, picked, destinations, options);

@@ -5,6 +5,8 @@
 #include <boost/json/value.hpp>
 #include <limits>
 
+#include "common/topic_name.hpp"
+#include "reconsume/error.hpp"
 #include "retry/property_keys.hpp"
 #include "retry/routing.hpp"
 
@@ -104,6 +106,15 @@ bool isRetryProperty(std::string_view key) {
 std::chrono::milliseconds DeadLetter::age(std::chrono::system_clock::time_point now) const {
   auto age = std::chrono::duration_cast<std::chrono::milliseconds>(now - deadLetteredAt());
   return std::max(age, std::chrono::milliseconds(0));
+}
+
+std::optional<std::string> DeadLetter::originBaseTopic() const {
+  if (!originTopic) return std::nullopt;
+  try {
+    return detail::TopicName::parse(*originTopic).base().toString();
+  } catch (const Error&) {
+    return originTopic;  // written by someone else and no topic name: only equals itself
+  }
 }
 
 DeadLetter DeadLetter::from(const Message& message) {

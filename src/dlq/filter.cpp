@@ -44,7 +44,9 @@ CompiledFilter::CompiledFilter(const DeadLetterFilter& filter) : filter_(filter)
   }
   if (filter.origin) {
     try {
-      origin_ = canonicalTopic(*filter.origin);
+      auto name = TopicName::parse(*filter.origin);
+      origin_ = name.toString();
+      originIsPartition_ = name.partition() >= 0;
     } catch (const Error& e) {
       throw Error(errc::invalid_argument,
                   "origin '" + *filter.origin + "' is not a topic name: " + e.what());
@@ -58,9 +60,12 @@ bool CompiledFilter::matches(const DeadLetter& deadLetter,
                              std::chrono::system_clock::time_point now) const {
   if (filter_.cause && deadLetter.cause != *filter_.cause) return false;
   if (reason_ && !std::regex_search(deadLetter.reason, *reason_)) return false;
-  if (origin_ &&
-      (!deadLetter.originTopic || canonicalOrSame(*deadLetter.originTopic) != *origin_)) {
-    return false;
+  if (origin_) {
+    if (!deadLetter.originTopic) return false;
+    // A partition asked for is that partition only; a topic is itself and each of its partitions.
+    auto stored = originIsPartition_ ? canonicalOrSame(*deadLetter.originTopic)
+                                     : *deadLetter.originBaseTopic();
+    if (stored != *origin_) return false;
   }
   if (filter_.key && deadLetter.message.key() != filter_.key) return false;
   if (filter_.olderThan || filter_.newerThan) {

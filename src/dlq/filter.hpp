@@ -1,5 +1,6 @@
 // A DeadLetterFilter checked and prepared once (the regular expression compiled, the origin topic
-// made canonical), then matched against each dead letter of a scan.
+// made canonical), then matched against each dead letter of a scan. The origin rule of SPEC.md §4:
+// a topic matches itself and its partitions, a partition only itself.
 //
 // Thread safety: an instance is immutable after construction; matches may run on several threads.
 #pragma once
@@ -27,6 +28,7 @@ class CompiledFilter {
   DeadLetterFilter filter_;
   std::optional<std::regex> reason_;
   std::optional<std::string> origin_;  // canonical
+  bool originIsPartition_ = false;     // origin_ ends in -partition-N: matched exactly
 };
 
 }  // namespace reconsume::detail::dlq

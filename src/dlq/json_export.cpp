@@ -8,7 +8,6 @@
 namespace reconsume::detail::dlq {
 namespace {
 
-
 std::int64_t epochMs(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
 }
@@ -112,6 +111,7 @@ std::string toJsonLine(const DeadLetter& deadLetter) {
   text(out, "cause", deadLetter.cause);
   text(out, "reason", deadLetter.reason);
   optionalText(out, "originTopic", deadLetter.originTopic);
+  optionalText(out, "originBaseTopic", deadLetter.originBaseTopic());
   optionalText(out, "originMessageId", deadLetter.originMessageId);
   number(out, "reconsumeTimes", deadLetter.reconsumeTimes);
   number(out, "replayCount", deadLetter.replayCount);

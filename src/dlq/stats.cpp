@@ -48,7 +48,7 @@ void StatsBuilder::add(const DeadLetter& deadLetter) {
   ++stats_.count;
   stats_.payloadBytes += deadLetter.message.data().size();
   ++stats_.byCause[deadLetter.cause];
-  ++stats_.byOrigin[deadLetter.originTopic.value_or("")];
+  ++stats_.byOrigin[deadLetter.originBaseTopic().value_or("")];
   ++stats_.byReason[deadLetter.reason];
   ++stats_.ages[ageBucketOf(deadLetter.age(now_))].count;
   auto at = deadLetter.deadLetteredAt();

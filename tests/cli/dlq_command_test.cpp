@@ -226,5 +226,53 @@ TEST_F(DlqCommand, ATopicThatIsNoDeadLetterTopicWarnsAndWorks) {
   EXPECT_NE(result.out.find("1 dead letter in"), std::string::npos) << result.out;
 }
 
+// As the Go client writes them: REAL_TOPIC names the partition a message was received on.
+TEST_F(DlqCommand, OriginTakesATopicWithItsPartitionsAndStatsGroupByTopic) {
+  const std::string shipments = "persistent://public/default/shipments";
+  admin_.createPartitionedTopic(shipments, 2);
+  deadLetter("ours", "timeout");  // REAL_TOPIC orders, and the dead-letter subscription
+  auto writer = client_.createProducer(dlq_);
+  for (const char* origin :
+       {"shipments-partition-0", "shipments-partition-1", "shipments", "shipments-partition-1"}) {
+    OutgoingMessage message;
+    message.payload = origin;
+    message.properties = {{"RECONSUMETIMES", "4"},
+                          {"REAL_TOPIC", "persistent://public/default/" + std::string(origin)}};
+    writer.send(message);
+  }
+  auto count = [&](const std::string& origin) {
+    auto result = run({"dlq", "list", "--json", "--origin", origin, dlq_});
+    EXPECT_EQ(result.code, 0) << result.err;
+    return linesOf(result.out).size();
+  };
+  EXPECT_EQ(count("shipments"), 4u);
+  EXPECT_EQ(count(shipments), 4u);
+  EXPECT_EQ(count("shipments-partition-1"), 2u);
+  EXPECT_EQ(count("orders"), 1u);
+  auto listed = run({"dlq", "list", "--json", "--origin", "shipments-partition-0", dlq_});
+  auto item = boost::json::parse(listed.out).as_object();
+  EXPECT_EQ(item.at("originTopic").as_string(), shipments + "-partition-0");
+  EXPECT_EQ(item.at("originBaseTopic").as_string(), shipments);
+
+  auto stats = run({"dlq", "stats", "--json", dlq_});
+  EXPECT_EQ(stats.code, 0) << stats.err;
+  auto byOrigin = boost::json::parse(stats.out).at("byOrigin").as_object();
+  EXPECT_EQ(byOrigin.size(), 2u) << stats.out;
+  EXPECT_EQ(byOrigin.at(shipments).as_int64(), 4);
+  EXPECT_EQ(byOrigin.at(topic_).as_int64(), 1);
+  auto text = run({"dlq", "stats", dlq_});
+  EXPECT_NE(text.out.find("shipments"), std::string::npos) << text.out;
+  EXPECT_EQ(text.out.find("-partition-"), std::string::npos) << text.out;
+
+  auto plan = run({"dlq", "replay", "--json", "--dry-run", "--origin", "shipments", dlq_});
+  EXPECT_EQ(plan.code, 0) << plan.err;
+  auto items = boost::json::parse(plan.out).at("items").as_array();
+  ASSERT_EQ(items.size(), 4u);
+  for (const auto& planned : items) {
+    EXPECT_EQ(planned.at("destination").as_string(), shipments) << plan.out;
+  }
+  EXPECT_EQ(backlog(), 5) << "nothing changed";
+}
+
 }  // namespace
 }  // namespace reconsume::tools

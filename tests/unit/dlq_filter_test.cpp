@@ -67,6 +67,38 @@ TEST(DeadLetterFilterMatch, OriginIsComparedAsACanonicalTopicName) {
   EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "::"}})));
 }
 
+// The Java and Go clients may write the partition a message was received on (SPEC.md §4).
+TEST(DeadLetterFilterMatch, ATopicMatchesItselfAndEachOfItsPartitions) {
+  DeadLetterFilter filter;
+  filter.origin = "orders";
+  EXPECT_TRUE(matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders"}})));
+  EXPECT_TRUE(
+      matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders-partition-0"}})));
+  EXPECT_TRUE(
+      matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders-partition-7"}})));
+  EXPECT_TRUE(matches(filter, letter({{"REAL_TOPIC", "orders-partition-12"}})));
+  EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders-x"}})));
+  EXPECT_FALSE(matches(
+      filter, letter({{"REAL_TOPIC", "persistent://public/default/payments-partition-0"}})));
+  EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "persistent://other/default/orders"}})));
+  // Not a partition suffix: part of another topic's name.
+  EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "orders-partition-x"}})));
+  EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "orders-partition-"}})));
+}
+
+TEST(DeadLetterFilterMatch, APartitionMatchesThatPartitionOnly) {
+  DeadLetterFilter filter;
+  filter.origin = "orders-partition-2";
+  EXPECT_TRUE(
+      matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders-partition-2"}})));
+  EXPECT_TRUE(matches(filter, letter({{"REAL_TOPIC", "public/default/orders-partition-2"}})));
+  EXPECT_FALSE(
+      matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders-partition-3"}})));
+  EXPECT_FALSE(
+      matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders-partition-20"}})));
+  EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "persistent://public/default/orders"}})));
+}
+
 TEST(DeadLetterFilterMatch, KeyMustBeEqual) {
   DeadLetterFilter filter;
   filter.key = "customer-7";

@@ -72,6 +72,7 @@ TEST(DeadLetterJson, TextPayloadAndEveryProperty) {
   EXPECT_EQ(json.at("cause").as_string(), "explicit");
   EXPECT_EQ(json.at("reason").as_string(), "schema v3 \"unsupported\"");
   EXPECT_EQ(json.at("originTopic").as_string(), "persistent://public/default/orders");
+  EXPECT_EQ(json.at("originBaseTopic").as_string(), "persistent://public/default/orders");
   EXPECT_TRUE(json.at("originMessageId").is_null());
   EXPECT_EQ(json.at("payloadEncoding").as_string(), "utf-8");
   EXPECT_EQ(json.at("payload").as_string(), stored.payload);
@@ -81,6 +82,18 @@ TEST(DeadLetterJson, TextPayloadAndEveryProperty) {
   for (const auto& [key, value] : stored.properties) {
     EXPECT_EQ(properties.at(key).as_string(), value) << key;
   }
+}
+
+TEST(DeadLetterJson, APartitionOriginIsShownAsStoredWithItsTopic) {
+  StoredMessage stored;
+  stored.properties = {{"REAL_TOPIC", "persistent://public/default/orders-partition-2"}};
+  auto json = parsed(stored);
+  EXPECT_EQ(json.at("originTopic").as_string(), "persistent://public/default/orders-partition-2");
+  EXPECT_EQ(json.at("originBaseTopic").as_string(), "persistent://public/default/orders");
+  stored.properties = {};
+  json = parsed(stored);
+  EXPECT_TRUE(json.at("originTopic").is_null());
+  EXPECT_TRUE(json.at("originBaseTopic").is_null());
 }
 
 TEST(DeadLetterJson, BinaryPayloadIsBase64) {

@@ -11,6 +11,23 @@ using namespace std::chrono_literals;
 using reconsume::testing::StoredMessage;
 using TimePoint = std::chrono::system_clock::time_point;
 
+TEST(DeadLetterRecord, OriginBaseTopicIsRealTopicWithoutItsPartition) {
+  auto base = [](std::optional<std::string> realTopic) {
+    StoredMessage stored;
+    if (realTopic) stored.properties = {{"REAL_TOPIC", *realTopic}};
+    auto letter = DeadLetter::from(stored.build());
+    EXPECT_EQ(letter.originTopic, realTopic) << "kept as stored";
+    return letter.originBaseTopic();
+  };
+  EXPECT_EQ(base("persistent://shop/orders/created-partition-4"),
+            "persistent://shop/orders/created");
+  EXPECT_EQ(base("created-partition-0"), "persistent://public/default/created");
+  EXPECT_EQ(base("persistent://shop/orders/created"), "persistent://shop/orders/created");
+  EXPECT_EQ(base("created-partition-x"), "persistent://public/default/created-partition-x");
+  EXPECT_EQ(base("a/b/c/d"), "a/b/c/d") << "no topic name: as stored";
+  EXPECT_EQ(base(std::nullopt), std::nullopt);
+}
+
 TEST(DeadLetterRecord, DecodesWhatThisLibraryWrites) {
   StoredMessage stored;
   stored.properties = {

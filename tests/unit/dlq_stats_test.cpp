@@ -82,6 +82,22 @@ TEST(DeadLetterStatsBuilder, CountsByCauseOriginReasonAndAge) {
   EXPECT_EQ(stats.replayedBefore, 1u);
 }
 
+TEST(DeadLetterStatsBuilder, OriginsAreCountedByTopicWithTheirPartitions) {
+  StatsBuilder builder(StoredMessage{}.publishTime);
+  for (const char* origin : {"persistent://public/default/orders-partition-0",
+                             "persistent://public/default/orders-partition-3",
+                             "persistent://public/default/orders", "orders-partition-3",
+                             "persistent://public/default/payments-partition-1", "not a / topic"}) {
+    StoredMessage stored;
+    stored.properties = {{"REAL_TOPIC", origin}};
+    builder.add(DeadLetter::from(stored.build()));
+  }
+  EXPECT_EQ(builder.stats().byOrigin,
+            (std::map<std::string, std::size_t>{{"not a / topic", 1},
+                                                {"persistent://public/default/orders", 4},
+                                                {"persistent://public/default/payments", 1}}));
+}
+
 TEST(DeadLetterStatsBuilder, NothingAddedHasEveryBucketAtZero) {
   StatsBuilder builder(std::chrono::system_clock::now());
   EXPECT_EQ(builder.stats().count, 0u);
