@@ -1,13 +1,16 @@
-// `reconsume demo`: orders flow through a consumer whose handler fails now and then. Transient
-// failures go back through the retry topic, one level further each time; invalid orders and
-// those that keep failing land in the dead-letter topic. A live line shows progress; a summary
-// shows what happened at each level.
+// `reconsume demo`: orders flow through a consumer whose handler fails now and then, and throws
+// what it caught to reconsumeLater. Routing by error sorts the failures into two categories:
+// "transient" goes back through the retry topic, one level further each time; "invalid" goes to
+// the dead-letter topic at once. Those that fail at every level land there too. A live line shows
+// progress; a summary shows what happened per category and at each level.
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
+#include <tuple>
 #include <vector>
 
 #include "commands.hpp"
@@ -46,6 +49,16 @@ const char* const kTransientReasons[] = {
 const char* const kPermanentReasons[] = {"invalid order: negative amount",
                                          "invalid order: unknown currency 'XXX'"};
 
+// What the handler throws; the consumer's error rules map them to the two categories.
+struct TransientFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct InvalidOrder : std::invalid_argument {
+  using std::invalid_argument::invalid_argument;
+};
+constexpr const char* kTransient = "transient";
+constexpr const char* kInvalid = "invalid";
+
 struct Tally {
   std::atomic<int> processed{0};
   std::atomic<int> deadLettered{0};
@@ -70,25 +83,33 @@ int intProperty(const Message& message, const char* key) {
   }
 }
 
-// What the application does with one order.
+// The application's work on one order: throws when it fails.
+void process(int order, int attempt, const DemoOptions& options) {
+  if (draw(options.seed, order, -1) < options.permanentRate) {
+    throw InvalidOrder(kPermanentReasons[order % 2]);
+  }
+  if (draw(options.seed, order, attempt) < options.transientRate) {
+    throw TransientFailure(kTransientReasons[(order + attempt) % 3]);
+  }
+}
+
+// What a handler looks like: process, acknowledge, or hand what it caught to reconsumeLater.
 void handle(Consumer& consumer, const Message& message, const DemoOptions& options,
             const DelayLevels& table, Tally& tally) {
   int order = intProperty(message, "order-id");
   int attempt = intProperty(message, "RECONSUMETIMES");
   if (attempt > 0) tally.backFromLevel[std::min<std::size_t>(attempt, table.size())]++;
-
-  if (draw(options.seed, order, -1) < options.permanentRate) {
-    consumer.deadLetter(message, kPermanentReasons[order % 2]);
+  try {
+    process(order, attempt, options);
+  } catch (const InvalidOrder&) {
+    consumer.reconsumeLater(message, std::current_exception());  // "invalid": dead-lettered
     tally.deadLettered++;
     return;
-  }
-  if (draw(options.seed, order, attempt) < options.transientRate) {
-    ReconsumeOptions retry;
-    retry.reason = kTransientReasons[(order + attempt) % 3];
-    consumer.reconsumeLater(message, retry);
+  } catch (const TransientFailure&) {
+    consumer.reconsumeLater(message, std::current_exception());  // "transient": next level
     int next = attempt + 1;
     if (next > static_cast<int>(table.size())) {
-      tally.deadLettered++;  // the policy's maxRetries (the table's size) is used up
+      tally.deadLettered++;  // the category's maxRetries (the table's size) is used up
     } else {
       tally.scheduledAtLevel[next]++;
     }
@@ -113,12 +134,41 @@ std::string progressText(const Tally& tally, int orders,
   return text + ")  dead letters " + std::to_string(tally.deadLettered.load());
 }
 
+// What the dead-letter topic really holds.
+struct DeadLetters {
+  int total = 0;
+  std::map<std::string, int> byCategory;
+  std::map<std::tuple<std::string, std::string, std::string>, int> byReason;  // category, cause
+};
+
+DeadLetters readDeadLetters(Client& client, const std::string& topic) {
+  DeadLetters dead;
+  auto reader = client.createReader(topic);
+  while (reader.hasMessageAvailable()) {
+    auto message = reader.readNext(10s);
+    if (!message) break;
+    auto category = message->property("RECONSUME_CATEGORY").value_or("-");
+    ++dead.total;
+    dead.byCategory[category]++;
+    dead.byReason[{category, message->property("DEAD_LETTER_CAUSE").value_or("unknown"),
+                   message->property("RECONSUME_REASON").value_or("")}]++;
+  }
+  reader.close();
+  return dead;
+}
+
 void printSummary(Client& client, const std::string& deadLetterTopic, const DelayLevels& table,
                   const Tally& tally, int orders, std::chrono::milliseconds took) {
+  auto dead = readDeadLetters(client, deadLetterTopic);
+  int retries = 0;
+  for (const auto& scheduled : tally.scheduledAtLevel) retries += scheduled;
   std::printf("\n%s\n", bold("Summary").c_str());
   std::printf("  orders             %d in %s\n", orders, humanDuration(took).c_str());
   std::printf("  processed          %s\n", green(std::to_string(tally.processed.load())).c_str());
-  std::printf("  retries per level\n");
+  std::printf("  by category        retries  dead letters\n");
+  std::printf("    %-16s %7d  %12d\n", kTransient, retries, dead.byCategory[kTransient]);
+  std::printf("    %-16s %7d  %12d\n", kInvalid, 0, dead.byCategory[kInvalid]);
+  std::printf("  retries per level (%s)\n", kTransient);
   int most = 1;
   for (std::size_t l = 1; l < tally.scheduledAtLevel.size(); ++l) {
     most = std::max(most, tally.scheduledAtLevel[l].load());
@@ -129,23 +179,11 @@ void printSummary(Client& client, const std::string& deadLetterTopic, const Dela
                 ("(" + humanDuration(table.at(static_cast<int>(l))) + ")").c_str(), count,
                 bar(count, most, 30).c_str());
   }
-
-  // What the dead-letter topic really holds, grouped by cause and reason.
-  std::map<std::pair<std::string, std::string>, int> byReason;
-  auto reader = client.createReader(deadLetterTopic);
-  int dead = 0;
-  while (reader.hasMessageAvailable()) {
-    auto message = reader.readNext(10s);
-    if (!message) break;
-    ++dead;
-    byReason[{message->property("DEAD_LETTER_CAUSE").value_or("unknown"),
-              message->property("RECONSUME_REASON").value_or("")}]++;
-  }
-  reader.close();
-  std::printf("  dead-lettered      %s  (in %s)\n", red(std::to_string(dead)).c_str(),
+  std::printf("  dead-lettered      %s  (in %s)\n", red(std::to_string(dead.total)).c_str(),
               deadLetterTopic.c_str());
-  for (const auto& [key, count] : byReason) {
-    std::printf("    %5d  %-9s %s\n", count, key.first.c_str(), key.second.c_str());
+  for (const auto& [key, count] : dead.byReason) {
+    const auto& [category, cause, reason] = key;
+    std::printf("    %5d  %-9s %-9s %s\n", count, category.c_str(), cause.c_str(), reason.c_str());
   }
 }
 
@@ -160,7 +198,10 @@ int runDemo(const DemoOptions& options) {
   consumerOptions.topics = {topic};
   consumerOptions.subscription = "fulfilment";
   consumerOptions.initialPosition = InitialPosition::earliest;
-  consumerOptions.retry = RetryPolicy::levels(table);
+  consumerOptions.retry = RetryPolicy::levels(table);  // for anything no rule names
+  consumerOptions.categories[kTransient].retry = RetryPolicy::levels(table);
+  consumerOptions.categories[kInvalid].deadLetter = true;
+  consumerOptions.errorRules.on<TransientFailure>(kTransient).on<InvalidOrder>(kInvalid);
   auto consumer = client.subscribe(consumerOptions);
 
   std::printf(

@@ -56,11 +56,14 @@ void addConnectionOptions(CLI::App& command, DlqOptions& options) {
 }
 
 void addFilterOptions(CLI::App& command, FilterText& filter) {
-  command.add_option("--cause", filter.cause, "exhausted | explicit | redelivered | expired | unknown");
+  command.add_option("--cause", filter.cause,
+                     "exhausted | explicit | redelivered | expired | unknown");
   command.add_option("--reason", filter.reason, "Regular expression (ECMAScript) on the reason");
   command.add_option("--origin", filter.origin,
                      "Original topic (REAL_TOPIC): a topic matches its partitions too");
   command.add_option("--key", filter.key, "Partition key");
+  command.add_option("--category", filter.category,
+                     "Category of the failure (RECONSUME_CATEGORY); - for none");
   command.add_option("--older-than", filter.olderThan, "Dead-lettered longer ago than (e.g. 1h)");
   command.add_option("--newer-than", filter.newerThan,
                      "Dead-lettered more recently than (e.g. 10m)");
@@ -79,6 +82,7 @@ DeadLetterFilter parseFilter(const FilterText& text) {
   if (!text.reason.empty()) filter.reason = text.reason;
   if (!text.origin.empty()) filter.origin = text.origin;
   if (!text.key.empty()) filter.key = text.key;
+  if (!text.category.empty()) filter.category = text.category;
   filter.olderThan = durationOption("--older-than", text.olderThan);
   filter.newerThan = durationOption("--newer-than", text.newerThan);
   for (const auto& id : text.ids) {

@@ -22,7 +22,7 @@ inline constexpr int kExitBadInput = 2;  // a value given was wrong; nothing was
 
 // The filters as typed.
 struct FilterText {
-  std::string cause, reason, origin, key, olderThan, newerThan;
+  std::string cause, reason, origin, key, category, olderThan, newerThan;
   std::vector<std::string> ids;
 };
 

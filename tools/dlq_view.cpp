@@ -118,6 +118,7 @@ std::string renderShow(const DeadLetter& d, TimePoint now, int width, std::size_
   out += field("dead-lettered", timeAndAge(d.deadLetteredAt(), now), width);
   out += field("cause", d.cause, width);
   out += field("reason", orNone(d.reason), width);
+  if (d.category) out += field("category", *d.category, width);
   std::string origin = d.originTopic.value_or("(none)");
   if (d.originMessageId) origin += "  message " + *d.originMessageId;
   out += field("origin", origin, width);
@@ -146,8 +147,9 @@ std::string renderShow(const DeadLetter& d, TimePoint now, int width, std::size_
                        {"DELAY", 5, 10, Align::right, false},
                        {"REASON", 10, 400, Align::left, true}});
     for (const auto& hop : d.history) {
-      history.addRow({std::to_string(hop.count), detail::dlq::isoUtc(hop.at),
-                      humanDuration(hop.delay), orNone(hop.reason)});
+      history.addRow(
+          {std::to_string(hop.count), detail::dlq::isoUtc(hop.at), humanDuration(hop.delay),
+           (hop.category.empty() ? "" : "[" + hop.category + "] ") + orNone(hop.reason)});
     }
     out += "\n" + bold("History (oldest first)") + "\n" + history.render(width, stdoutIsTerminal());
   }
@@ -200,6 +202,10 @@ std::string renderStats(const DeadLetterStats& stats, const std::string& topic,
   }
   out += "\n" + chart("By cause", byCountDescending(stats.byCause, false), width);
   out += "\n" + chart("By origin topic", byCountDescending(stats.byOrigin, true), width);
+  // Only when routing by error was used: a lone "-" bar says nothing.
+  if (stats.byCategory.size() > 1 || !stats.byCategory.contains("-")) {
+    out += "\n" + chart("By category", byCountDescending(stats.byCategory, false), width);
+  }
 
   auto reasons = byCountDescending(stats.byReason, false);
   std::string reasonTitle = "By reason";
@@ -237,6 +243,7 @@ std::string listItemJson(const DeadLetter& d, TimePoint now) {
   json["ageMs"] = d.age(now).count();
   json["cause"] = d.cause;
   json["reason"] = d.reason;
+  json["category"] = d.category ? boost::json::value(*d.category) : nullptr;
   json["originTopic"] = d.originTopic ? boost::json::value(*d.originTopic) : nullptr;
   auto base = d.originBaseTopic();
   json["originBaseTopic"] = base ? boost::json::value(*base) : nullptr;
@@ -264,6 +271,7 @@ std::string statsJson(const DeadLetterStats& stats, const std::string& topic,
   json["byCause"] = counts(stats.byCause);
   json["byOrigin"] = counts(stats.byOrigin);
   json["byReason"] = counts(stats.byReason);
+  json["byCategory"] = counts(stats.byCategory);
   boost::json::array ages;
   for (const auto& bucket : stats.ages) {
     boost::json::object one;

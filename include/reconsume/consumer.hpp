@@ -20,6 +20,7 @@
 #include <boost/asio/async_result.hpp>
 #include <boost/system/error_code.hpp>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,6 +65,9 @@ class Consumer {
   void reconsumeLater(const Message& message, int level);  // explicit level, 1-based
   void reconsumeLater(const Message& message, std::chrono::milliseconds delay);
   void reconsumeLater(const Message& message, const ReconsumeOptions& options);
+  // Routing by error: `error` (std::current_exception() in a catch block) is classified by
+  // ConsumerOptions::errorRules into a category, whose policy decides; its what() is the reason.
+  void reconsumeLater(const Message& message, std::exception_ptr error);
   // Straight to the dead-letter topic with DEAD_LETTER_CAUSE=explicit and the reason.
   void deadLetter(const Message& message, std::string_view reason);
 
@@ -110,6 +114,13 @@ class Consumer {
     ReconsumeOptions options;
     options.delay = delay;
     return asyncReconsumeLater(message, options, std::forward<CompletionToken>(token));
+  }
+  template <typename CompletionToken>
+  auto asyncReconsumeLater(const Message& message, std::exception_ptr error,
+                           CompletionToken&& token) {
+    return initiate(token, [message, error](const Impl& impl, Done done) {
+      startReconsumeLater(impl, message, reconsumeOptionsFor(impl, error), std::move(done));
+    });
   }
   template <typename CompletionToken>
   auto asyncReconsumeLater(const Message& message, const ReconsumeOptions& options,
@@ -163,6 +174,8 @@ class Consumer {
                                   const ReconsumeOptions& options, Done done);
   static void startDeadLetter(const Impl& impl, const Message& message, const std::string& reason,
                               Done done);
+  // The category (by the error rules) and the reason (what()) of `error`.
+  static ReconsumeOptions reconsumeOptionsFor(const Impl& impl, const std::exception_ptr& error);
 
   std::shared_ptr<detail::client::ConsumerImpl> impl_;
   std::shared_ptr<detail::retry::Reconsumer> retry_;

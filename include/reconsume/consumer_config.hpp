@@ -9,9 +9,16 @@
 //     "initialPosition": "latest",       // latest | earliest
 //     "consumerName": "billing-1",
 //     "receiverQueueSize": 1000,
-//     "retry": {"levels": "1s 5s 30s 1m", "maxRetries": 6},
+//     "retry": {"levels": "1s 5s 30s 1m", "maxRetries": 6, "timeLimit": "24h"},
 //     //  or   {"exponential": {"min": "1s", "max": "1m", "multiplier": 2, "jitter": "full"},
-//     //        "maxRetries": 10}
+//     //        "maxRetries": 10}             ("timeLimit" optional: RetryPolicy::withTimeLimit)
+//     "categories": {                   // routing by error (error_routing.hpp)
+//       "downstream-timeout": {"retry": {"exponential": {"min": "100ms", "max": "10s"}}},
+//       "invalid-order": {"deadLetter": true, "deadLetterTopic": "persistent://shop/orders/bad"}
+//     },
+//     "errorRules": [{"type": "std::system_error", "category": "downstream-timeout"}],
+//     //   types from the ErrorTypeRegistry; a category that "categories" does not define is an
+//     //   error naming it
 //     "retryTopic": "...", "deadLetterTopic": "...", "deadLetterSubscription": "reconsume-dlq",
 //     "transactionalRetry": false,       // moves in one transaction each (SPEC.md section 1)
 //     "maxRedeliverCount": 5,            // poison messages to the dead-letter topic (0: off)
@@ -128,12 +135,15 @@ class BackoffRegistry {
   std::map<std::string, Factory, std::less<>> factories_;
 };
 
-// ConsumerOptions from the JSON text `json` (the keys above).
-ConsumerOptions parseConsumerOptions(std::string_view json,
-                                     const BackoffRegistry& registry = BackoffRegistry::builtin());
+// ConsumerOptions from the JSON text `json` (the keys above). `errorTypes` resolves the exception
+// type names of "errorRules".
+ConsumerOptions parseConsumerOptions(
+    std::string_view json, const BackoffRegistry& registry = BackoffRegistry::builtin(),
+    const ErrorTypeRegistry& errorTypes = ErrorTypeRegistry::builtin());
 // The same from a file; errors name the file as well. A file that cannot be read is an
 // Error(errc::invalid_argument) naming the path.
-ConsumerOptions loadConsumerOptions(const std::filesystem::path& file,
-                                    const BackoffRegistry& registry = BackoffRegistry::builtin());
+ConsumerOptions loadConsumerOptions(
+    const std::filesystem::path& file, const BackoffRegistry& registry = BackoffRegistry::builtin(),
+    const ErrorTypeRegistry& errorTypes = ErrorTypeRegistry::builtin());
 
 }  // namespace reconsume

@@ -67,13 +67,16 @@ struct DeadLetterFilter {
   // matches the topic and each of its partitions (originBaseTopic()); with one, that partition
   // only.
   std::optional<std::string> origin;
-  std::optional<std::string> key;                      // the partition key, exactly
+  std::optional<std::string> key;  // the partition key, exactly
+  // RECONSUME_CATEGORY, exactly (routing by error); "-" matches dead letters without one.
+  std::optional<std::string> category;
   std::optional<std::chrono::milliseconds> olderThan;  // age > olderThan
   std::optional<std::chrono::milliseconds> newerThan;  // age < newerThan
   std::vector<MessageId> ids;                          // one of these (empty: any id)
 
   bool empty() const {
-    return !cause && !reason && !origin && !key && !olderThan && !newerThan && ids.empty();
+    return !cause && !reason && !origin && !key && !category && !olderThan && !newerThan &&
+           ids.empty();
   }
 };
 

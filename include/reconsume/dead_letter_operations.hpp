@@ -42,8 +42,9 @@ struct DeadLetterStats {
   std::map<std::string, std::size_t> byCause;  // "exhausted", "explicit", "unknown", ...
   // By originBaseTopic() (a topic's partitions count under the topic); "" for no REAL_TOPIC.
   std::map<std::string, std::size_t> byOrigin;
-  std::map<std::string, std::size_t> byReason;  // exact reason text; "" for none
-  std::vector<AgeBucket> ages;                  // every bucket, also the empty ones
+  std::map<std::string, std::size_t> byReason;    // exact reason text; "" for none
+  std::map<std::string, std::size_t> byCategory;  // RECONSUME_CATEGORY; "-" for none
+  std::vector<AgeBucket> ages;                    // every bucket, also the empty ones
   std::optional<std::chrono::system_clock::time_point> oldest, newest;  // dead-lettered at
   std::size_t replayedBefore{0};                                        // with REPLAY_COUNT > 0
 };

@@ -37,7 +37,7 @@ Producer Client::createProducer(const ProducerOptions& options) {
 Consumer Client::subscribe(const ConsumerOptions& options) {
   stateOf(impl_, "Client");
   auto checked = detail::config::normalizeConsumerOptions(options);
-  if (!checked.retry && checked.maxRedeliverCount == 0) {
+  if (!checked.retry && checked.maxRedeliverCount == 0 && checked.categories.empty()) {
     // Without a retry policy or a dead-letter rule no retry code is involved.
     auto [core] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>([&](auto done) {
       detail::client::ConsumerImpl::create(impl_, detail::client::ConsumerSpec::of(checked), done);

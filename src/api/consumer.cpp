@@ -116,6 +116,24 @@ void Consumer::reconsumeLater(const Message& message, const ReconsumeOptions& op
   syncCall<>([&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
 }
 
+void Consumer::reconsumeLater(const Message& message, std::exception_ptr error) {
+  reconsumeLater(message, reconsumeOptionsFor(handles(), error));
+}
+
+ReconsumeOptions Consumer::reconsumeOptionsFor(const Impl& impl, const std::exception_ptr& error) {
+  ReconsumeOptions options;
+  if (impl.retry) options.category = impl.retry->classify(error);
+  try {
+    if (error) std::rethrow_exception(error);
+    options.reason = "no exception";
+  } catch (const std::exception& e) {
+    options.reason = e.what();
+  } catch (...) {
+    options.reason = "unknown exception";
+  }
+  return options;
+}
+
 void Consumer::deadLetter(const Message& message, std::string_view reason) {
   auto& core = stateOf(impl_, "Consumer");
   syncCall<>(

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "config/category_config.hpp"
 #include "config/consumer_options_check.hpp"
 #include "config/error_text.hpp"
 #include "config/json_fields.hpp"
@@ -81,16 +82,14 @@ ExponentialBackoff readExponential(const boost::json::object& object, const std:
   return backoff;
 }
 
-RetryPolicy readRetry(const boost::json::object& object) {
-  JsonFields fields(object, "retry");
+RetryPolicy readPolicy(JsonFields& fields, const std::string& path) {
   auto levels = fields.string("levels");
   const auto* exponential = fields.object("exponential");
   auto maxRetries = fields.int32("maxRetries");
-  fields.rejectUnknownKeys();
   if (maxRetries && *maxRetries < 1) fields.fail("maxRetries", "must be at least 1");
   if (levels && exponential) {
     throw Error(errc::invalid_argument,
-                "retry sets both 'levels' and 'exponential'; choose one of them");
+                path + " sets both 'levels' and 'exponential'; choose one of them");
   }
   if (levels) {
     try {
@@ -105,9 +104,30 @@ RetryPolicy readRetry(const boost::json::object& object) {
                       : RetryPolicy::exponential(backoff);
   }
   throw Error(errc::invalid_argument,
-              "retry needs 'levels' (e.g. \"1s 5s 30s\") or 'exponential' (e.g. {\"min\": \"1s\", "
-              "\"max\": \"1m\", \"multiplier\": 2})");
+              path +
+                  " needs 'levels' (e.g. \"1s 5s 30s\") or 'exponential' (e.g. {\"min\": \"1s\", "
+                  "\"max\": \"1m\", \"multiplier\": 2})");
 }
+
+}  // namespace
+
+namespace detail::config {
+
+RetryPolicy readRetry(const boost::json::object& object, const std::string& path) {
+  JsonFields fields(object, path);
+  auto policy = readPolicy(fields, path);
+  auto limit = fields.duration("timeLimit");
+  fields.rejectUnknownKeys();
+  if (limit) {
+    if (limit->count() <= 0) fields.fail("timeLimit", "must be positive");
+    policy = policy.withTimeLimit(*limit);
+  }
+  return policy;
+}
+
+}  // namespace detail::config
+
+namespace {
 
 std::shared_ptr<const RedeliveryBackoff> readBackoff(const boost::json::object& object,
                                                      const std::string& path,
@@ -159,7 +179,8 @@ std::shared_ptr<const RedeliveryBackoff> readBackoff(const boost::json::object& 
   return backoff;
 }
 
-ConsumerOptions readOptions(const boost::json::value& document, const BackoffRegistry& registry) {
+ConsumerOptions readOptions(const boost::json::value& document, const BackoffRegistry& registry,
+                            const ErrorTypeRegistry& errorTypes) {
   if (!document.is_object()) {
     detail::config::failJson("the document", document, "must be a JSON object");
   }
@@ -182,7 +203,15 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
       enumField(fields, "initialPosition", kInitialPositions).value_or(options.initialPosition);
   options.consumerName = fields.string("consumerName").value_or("");
   options.receiverQueueSize = fields.int32("receiverQueueSize").value_or(options.receiverQueueSize);
-  if (const auto* retry = fields.object("retry")) options.retry = readRetry(*retry);
+  if (const auto* retry = fields.object("retry")) {
+    options.retry = detail::config::readRetry(*retry, "retry");
+  }
+  if (const auto* categories = fields.object("categories")) {
+    options.categories = detail::config::readCategories(*categories);
+  }
+  if (const auto* rules = fields.array("errorRules")) {
+    options.errorRules = detail::config::readErrorRules(*rules, options.categories, errorTypes);
+  }
   options.retryTopic = fields.string("retryTopic");
   options.deadLetterTopic = fields.string("deadLetterTopic");
   options.deadLetterSubscription =
@@ -204,9 +233,9 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
 }
 
 ConsumerOptions parseFrom(std::string_view json, const BackoffRegistry& registry,
-                          const std::string& source) {
+                          const ErrorTypeRegistry& errorTypes, const std::string& source) {
   try {
-    return readOptions(parseJson(json), registry);
+    return readOptions(parseJson(json), registry, errorTypes);
   } catch (const Error& e) {
     throw Error(e.code(), source + ": " + detail::config::errorText(e));
   }
@@ -214,12 +243,14 @@ ConsumerOptions parseFrom(std::string_view json, const BackoffRegistry& registry
 
 }  // namespace
 
-ConsumerOptions parseConsumerOptions(std::string_view json, const BackoffRegistry& registry) {
-  return parseFrom(json, registry, "consumer options");
+ConsumerOptions parseConsumerOptions(std::string_view json, const BackoffRegistry& registry,
+                                     const ErrorTypeRegistry& errorTypes) {
+  return parseFrom(json, registry, errorTypes, "consumer options");
 }
 
 ConsumerOptions loadConsumerOptions(const std::filesystem::path& file,
-                                    const BackoffRegistry& registry) {
+                                    const BackoffRegistry& registry,
+                                    const ErrorTypeRegistry& errorTypes) {
   std::error_code status;
   if (std::filesystem::is_directory(file, status)) {
     throw Error(errc::invalid_argument,
@@ -233,7 +264,8 @@ ConsumerOptions loadConsumerOptions(const std::filesystem::path& file,
     throw Error(errc::invalid_argument, "cannot read consumer options file '" + file.string() +
                                             "': " + std::generic_category().message(cause));
   }
-  return parseFrom(content.str(), registry, "consumer options file '" + file.string() + "'");
+  return parseFrom(content.str(), registry, errorTypes,
+                   "consumer options file '" + file.string() + "'");
 }
 
 }  // namespace reconsume

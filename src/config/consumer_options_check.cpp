@@ -51,7 +51,18 @@ void validateConsumerOptions(const ConsumerOptions& options) {
     fail("maxRedeliverCount",
          std::to_string(options.maxRedeliverCount) + " must not be negative (0 turns it off)");
   }
-  if (options.transactionalRetry && !options.retry) {
+  for (const auto& [name, category] : options.categories) {
+    std::string option = "categories['" + name + "']";
+    if (name.empty()) fail("categories", "has a category with an empty name");
+    if (category.deadLetterTopic)
+      checkTopic(option + ".deadLetterTopic", *category.deadLetterTopic);
+    if (!category.retry && !category.deadLetter && !options.retry) {
+      fail(option,
+           "has neither a retry policy nor deadLetter, and the consumer has no retry "
+           "policy (ConsumerOptions::retry) to fall back to");
+    }
+  }
+  if (options.transactionalRetry && !options.retry && options.categories.empty()) {
     fail("transactionalRetry",
          "is set without a retry policy (ConsumerOptions::retry): it applies "
          "to reconsumeLater and deadLetter");
@@ -63,6 +74,10 @@ ConsumerOptions normalizeConsumerOptions(ConsumerOptions options) {
   for (auto& topic : options.topics) topic = canonicalTopic(topic);
   if (options.retryTopic) options.retryTopic = canonicalTopic(*options.retryTopic);
   if (options.deadLetterTopic) options.deadLetterTopic = canonicalTopic(*options.deadLetterTopic);
+  for (auto& [name, category] : options.categories) {
+    if (category.deadLetterTopic)
+      category.deadLetterTopic = canonicalTopic(*category.deadLetterTopic);
+  }
   return options;
 }
 

@@ -68,6 +68,7 @@ bool CompiledFilter::matches(const DeadLetter& deadLetter,
     if (stored != *origin_) return false;
   }
   if (filter_.key && deadLetter.message.key() != filter_.key) return false;
+  if (filter_.category && deadLetter.category.value_or("-") != *filter_.category) return false;
   if (filter_.olderThan || filter_.newerThan) {
     auto age = deadLetter.age(now);
     if (filter_.olderThan && !(age > *filter_.olderThan)) return false;

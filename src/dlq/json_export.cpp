@@ -110,6 +110,7 @@ std::string toJsonLine(const DeadLetter& deadLetter) {
   text(out, "producerName", message.producerName());
   text(out, "cause", deadLetter.cause);
   text(out, "reason", deadLetter.reason);
+  optionalText(out, "category", deadLetter.category);
   optionalText(out, "originTopic", deadLetter.originTopic);
   optionalText(out, "originBaseTopic", deadLetter.originBaseTopic());
   optionalText(out, "originMessageId", deadLetter.originMessageId);

@@ -50,6 +50,7 @@ void StatsBuilder::add(const DeadLetter& deadLetter) {
   ++stats_.byCause[deadLetter.cause];
   ++stats_.byOrigin[deadLetter.originBaseTopic().value_or("")];
   ++stats_.byReason[deadLetter.reason];
+  ++stats_.byCategory[deadLetter.category.value_or("-")];
   ++stats_.ages[ageBucketOf(deadLetter.age(now_))].count;
   auto at = deadLetter.deadLetteredAt();
   if (!stats_.oldest || at < *stats_.oldest) stats_.oldest = at;

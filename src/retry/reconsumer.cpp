@@ -34,7 +34,7 @@ void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
     auto topics = resolveRetryTopics(options, partitions[0], partitions[1]);
     auto deadLetters = deadLetterProducer(client, topics);
     auto spec = client::ConsumerSpec::of(options);
-    if (options.retry) {
+    if (CategoryRoutes(options, client, deadLetters).hasAnyPolicy()) {
       // Pulsar delays delivery on Shared subscriptions only; earliest, so that no retry published
       // before this subscription existed is missed.
       spec.topics.push_back(
@@ -61,12 +61,13 @@ Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer,
                        const ConsumerOptions& options, RetryTopics topics,
                        std::shared_ptr<LazyProducer> deadLetters)
     : consumer_(std::move(consumer)),
-      policy_(options.retry),
       transactional_(options.transactionalRetry),
+      errorRules_(options.errorRules),
       topics_(std::move(topics)),
       givenTopics_(options.topics),
-      deadLetterProducer_(std::move(deadLetters)) {
-  if (policy_) {
+      deadLetterProducer_(deadLetters),
+      routes_(options, consumer_->clientPtr(), std::move(deadLetters)) {
+  if (routes_.hasAnyPolicy()) {
     ProducerOptions retry;
     retry.topic = topics_.retryTopic;
     retryProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), retry);
@@ -76,11 +77,15 @@ Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer,
 void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
                            const std::string& reason,
                            const std::map<std::string, std::string>& properties, Callback<> done) {
-  if (!policy_) {
-    return done(Status(errc::invalid_argument,
-                       "reconsumeLater and deadLetter need a retry policy: subscription '" +
-                           consumer_->options().subscription +
-                           "' was created without ConsumerOptions::retry"));
+  auto choice = routes_.choose(request.category);
+  bool toDeadLetters = choice.deadLetterAtOnce || request.kind == RetryRequest::Kind::deadLetter;
+  if (!choice.policy && !toDeadLetters) {
+    return done(Status(
+        errc::invalid_argument,
+        "reconsumeLater and deadLetter need a retry policy: subscription '" +
+            consumer_->options().subscription + "' was created without ConsumerOptions::retry" +
+            (request.category ? " and category '" + *request.category + "' has no policy of its own"
+                              : std::string())));
   }
   std::size_t slot = 0;
   if (auto status = consumer_->slotOf(message, slot); !status.ok()) return done(status);
@@ -88,7 +93,14 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   Route route;
   OutgoingMessage outgoing;
   try {
-    route = decide(*policy_, message.properties(), request);
+    if (toDeadLetters) {
+      // deadLetter, or a category routed to the dead-letter topic: no retry, whatever was asked.
+      route = explicitDeadLetter(message.properties(), request.category);
+    } else {
+      route = applyTimeLimit(*choice.policy, message.properties(),
+                             decide(*choice.policy, message.properties(), request),
+                             client.clock()->now());
+    }
     if (route.malformedCount) {
       client.log().warn("message " + message.id().toString() + " of " + message.topic() +
                         " has RECONSUMETIMES '" + message.property("RECONSUMETIMES").value_or("") +
@@ -103,7 +115,7 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
     return done(Status(e.code(), e.what()));
   }
   auto producer =
-      route.destination == Destination::retryTopic ? retryProducer_ : deadLetterProducer_;
+      route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;
   if (transactional_) return moveInTransaction(message, std::move(outgoing), producer, done);
   moveAtLeastOnce(message, std::move(outgoing), producer, done);
 }
@@ -137,7 +149,8 @@ void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingMessage outgoin
 
 void Reconsumer::close(Callback<> done) {
   auto producers =
-      countDown(2, [consumer = consumer_, done](const Status&) { consumer->close(done); });
+      countDown(3, [consumer = consumer_, done](const Status&) { consumer->close(done); });
+  routes_.close(producers);
   if (retryProducer_) {
     retryProducer_->close(producers);
   } else {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "client/consumer_impl.hpp"
+#include "retry/category_routes.hpp"
 #include "retry/lazy_producer.hpp"
 #include "retry/retry_topics.hpp"
 #include "retry/routing.hpp"
@@ -41,11 +42,15 @@ class Reconsumer {
 
   const std::shared_ptr<client::ConsumerImpl>& consumer() const { return consumer_; }
   const RetryTopics& topics() const { return topics_; }
-  bool hasRetryPolicy() const { return policy_.has_value(); }
+  bool hasRetryPolicy() const { return routes_.hasAnyPolicy(); }
+  // The category of a failure, by the consumer's ErrorRules; nothing when no rule matches.
+  std::optional<std::string> classify(const std::exception_ptr& error) const {
+    return errorRules_.classify(error);
+  }
   // The topics the application subscribed to, without the retry topic.
   const std::vector<std::string>& givenTopics() const { return givenTopics_; }
 
-  // invalid_argument without a retry policy.
+  // invalid_argument without a retry policy for the request's category.
   void reconsume(const Message& message, const RetryRequest& request, const std::string& reason,
                  const std::map<std::string, std::string>& properties, Callback<> done);
   // Closes the producers, then the consumer.
@@ -58,12 +63,13 @@ class Reconsumer {
                          std::shared_ptr<LazyProducer> producer, Callback<> done);
 
   std::shared_ptr<client::ConsumerImpl> consumer_;
-  std::optional<RetryPolicy> policy_;
   bool transactional_;
+  ErrorRules errorRules_;
   RetryTopics topics_;
   std::vector<std::string> givenTopics_;
-  std::shared_ptr<LazyProducer> retryProducer_;  // null without a retry policy
+  std::shared_ptr<LazyProducer> retryProducer_;  // null without any retry policy
   std::shared_ptr<LazyProducer> deadLetterProducer_;
+  CategoryRoutes routes_;
 };
 
 }  // namespace reconsume::detail::retry

@@ -161,30 +161,41 @@ std::string_view toString(DeadLetterCause cause) {
   return "unknown";
 }
 
+namespace {
+
+// The incoming RECONSUMETIMES into `route` (flagging a malformed one); returns it.
+std::int64_t incomingCount(const std::map<std::string, std::string>& incoming, Route& route) {
+  if (const auto* text = findProperty(incoming, keys::reconsumeTimes)) {
+    if (auto parsed = parsePropertyCount(*text)) return *parsed;
+    route.malformedCount = true;
+  }
+  return 0;
+}
+
+}  // namespace
+
+Route explicitDeadLetter(const std::map<std::string, std::string>& incoming,
+                         std::optional<std::string> category) {
+  Route route;
+  route.category = std::move(category);
+  // Not a retry: the count stays what it was.
+  route.count = clampToInt(incomingCount(incoming, route), std::numeric_limits<int>::max());
+  route.destination = Destination::deadLetterTopic;
+  route.cause = DeadLetterCause::explicitCall;
+  return route;
+}
+
 Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
              const RetryRequest& request) {
   validate(policy, request);
   const RetryPolicy::State& state = policy.state();
-
+  if (request.kind == RetryRequest::Kind::deadLetter) {
+    return explicitDeadLetter(incoming, request.category);
+  }
   Route route;
   route.category = request.category;
-  std::int64_t previousCount = 0;
-  if (const auto* text = findProperty(incoming, keys::reconsumeTimes)) {
-    if (auto parsed = parsePropertyCount(*text)) {
-      previousCount = *parsed;
-    } else {
-      route.malformedCount = true;
-    }
-  }
+  std::int64_t previousCount = incomingCount(incoming, route);
   constexpr int kIntMax = std::numeric_limits<int>::max();
-
-  if (request.kind == RetryRequest::Kind::deadLetter) {
-    // Not a retry: the count stays what it was.
-    route.destination = Destination::deadLetterTopic;
-    route.count = clampToInt(previousCount, kIntMax);
-    route.cause = DeadLetterCause::explicitCall;
-    return route;
-  }
 
   route.count = clampToInt(previousCount, kIntMax - 1) + 1;
   if (route.count > state.maxRetries) {
@@ -212,8 +223,9 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
     std::int64_t level = route.count;
     // The incoming level continues the count of its own category's table only.
     const auto* incomingCategory = findProperty(incoming, keys::reconsumeCategory);
-    bool sameCategory = request.category ? incomingCategory && *incomingCategory == *request.category
-                                         : incomingCategory == nullptr;
+    bool sameCategory = request.category
+                            ? incomingCategory && *incomingCategory == *request.category
+                            : incomingCategory == nullptr;
     if (const auto* text = sameCategory ? findProperty(incoming, keys::reconsumeLevel) : nullptr) {
       if (auto parsed = parsePropertyCount(*text)) {
         level = *parsed == std::numeric_limits<std::int64_t>::max() ? *parsed : *parsed + 1;

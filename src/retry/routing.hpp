@@ -22,8 +22,8 @@ namespace reconsume::detail::retry {
 struct RetryRequest {
   enum class Kind { next, level, delay, deadLetter };
   Kind kind = Kind::next;
-  int level = 0;                       // Kind::level (1-based)
-  std::chrono::milliseconds delay{0};  // Kind::delay
+  int level = 0;                        // Kind::level (1-based)
+  std::chrono::milliseconds delay{0};   // Kind::delay
   std::optional<std::string> category;  // the failure's category (routing by error)
   // From ReconsumeOptions: level → Kind::level, delay → Kind::delay, neither → Kind::next; both
   // set → Error(errc::invalid_argument) naming both values.
@@ -53,6 +53,11 @@ struct Route {
 // custom delay function propagate unchanged.
 Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
              const RetryRequest& request);
+
+// Straight to the dead-letter topic (deadLetter, or a category routed there): the count unchanged,
+// DEAD_LETTER_CAUSE=explicit.
+Route explicitDeadLetter(const std::map<std::string, std::string>& incoming,
+                         std::optional<std::string> category);
 
 // The time limit of `policy` (RetryPolicy::withTimeLimit, SPEC.md section 1) applied to `route`:
 // a retry whose delay would end after FIRST_FAILURE_TIME (of `incoming`; `now` when absent or not a

@@ -38,7 +38,8 @@ struct Move {
 
 void Reconsumer::moveInTransaction(const Message& message, OutgoingMessage outgoing,
                                    std::shared_ptr<LazyProducer> producer, Callback<> done) {
-  auto move = std::make_shared<Move>(Move{consumer_, message, producer->topic(), std::move(done)});
+  auto move =
+      std::make_shared<Move>(Move{consumer_, message, producer->topic(), std::move(done), nullptr});
   auto& client = consumer_->client();
   client.backend().newTransaction(
       client.options().operationTimeout,

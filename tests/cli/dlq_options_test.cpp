@@ -25,6 +25,7 @@ TEST(DlqFilterOptions, ParsesEveryFilter) {
   text.reason = "time(d )?out";
   text.origin = "orders";
   text.key = "customer-7";
+  text.category = "invalid-order";
   text.olderThan = "1h";
   text.newerThan = "7d";
   text.ids = {"12:7:-1", "12:8:2:5"};
@@ -33,6 +34,7 @@ TEST(DlqFilterOptions, ParsesEveryFilter) {
   EXPECT_EQ(filter.reason, "time(d )?out");
   EXPECT_EQ(filter.origin, "orders");
   EXPECT_EQ(filter.key, "customer-7");
+  EXPECT_EQ(filter.category, "invalid-order");
   EXPECT_EQ(filter.olderThan, 1h);
   EXPECT_EQ(filter.newerThan, 7 * 24h);
   ASSERT_EQ(filter.ids.size(), 2u);

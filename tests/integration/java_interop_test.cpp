@@ -3,6 +3,7 @@
 //     RECONSUMETIMES and origin properties — and the message dead-letters at the same count,
 //     whichever client makes the last hop (Java's maxRedeliverCount = our maxRetries);
 //   - a retry our transactional mode committed is read by a Java retry consumer;
+//   - a message Java retried first starts our total time limit at our first hop;
 //   - 1,000 keyed messages a Java producer batches by default are received one by one, each
 //     exactly once, and acknowledging them empties the subscription's backlog.
 #include "integration/java_interop.hpp"
@@ -227,6 +228,51 @@ TEST_F(JavaInterop, ATransactionalRetryIsReadByAJavaRetryConsumer) {
   EXPECT_EQ(property(fromUs, "REAL_TOPIC"), topic);
   EXPECT_EQ(property(fromUs, "ORIGIN_MESSAGE_ID"), originalId.toString());
   EXPECT_EQ(property(fromUs, "tenant"), "acme");
+}
+
+// The total time limit counts from FIRST_FAILURE_TIME, which the Java client does not write: a
+// message Java retried first starts its clock at our first hop, not at its publish time.
+TEST_F(JavaInterop, AMessageJavaRetriedFirstStartsTheTimeLimitAtOurFirstHop) {
+  std::string topic = uniqueTopic("interop-time-limit");
+  JavaRun sent = runJava("produce", {"--topic", topic, "--count", "1", "--key", "k3"});
+  ASSERT_EQ(sent.exitCode, 0) << sent.output;
+  auto first = javaHop(topic);  // Hop 1: Java, from the topic itself.
+  EXPECT_EQ(property(first, "FIRST_FAILURE_TIME"), "");
+
+  // Our level (400 ms) fits the limit (600 ms) counted from our hop, but not counted from Java's:
+  // its retry waited 200 ms before we received it.
+  constexpr auto kLevel = 400ms;
+  constexpr auto kLimit = 600ms;
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "interop";
+  options.initialPosition = InitialPosition::earliest;
+  options.retry = RetryPolicy::levels(DelayLevels::of({kLevel}), kMaxRetries).withTimeLimit(kLimit);
+  auto consumer = client_.subscribe(options);
+  auto message = consumer.receive(10s);
+  ASSERT_TRUE(message);
+  EXPECT_EQ(message->property("RECONSUMETIMES"), "1");
+  EXPECT_FALSE(message->property("FIRST_FAILURE_TIME"));
+  auto hopped = std::chrono::system_clock::now();
+  ASSERT_GT(hopped + kLevel - message->publishTime(), kLimit) << "Java's hop was too recent";
+
+  consumer.reconsumeLater(*message);  // Hop 2: ours, within the limit from here
+  auto again = consumer.receive(10s);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->property("RECONSUMETIMES"), "2");
+  auto started = std::stoll(again->property("FIRST_FAILURE_TIME").value_or("0"));
+  auto hoppedMs =
+      std::chrono::duration_cast<std::chrono::milliseconds>(hopped.time_since_epoch()).count();
+  EXPECT_GE(started, hoppedMs);
+  EXPECT_LT(started, hoppedMs + 5000);
+
+  consumer.reconsumeLater(*again);  // Hop 3: 400 ms more would end past the 600 ms
+  auto dead = deadLetters(topic);
+  ASSERT_EQ(dead.size(), 1u);
+  EXPECT_EQ(dead[0].property("DEAD_LETTER_CAUSE"), "expired");
+  EXPECT_EQ(dead[0].property("RECONSUMETIMES"), "3");
+  EXPECT_EQ(dead[0].property("FIRST_FAILURE_TIME"), again->property("FIRST_FAILURE_TIME"));
+  consumer.close();
 }
 
 TEST_F(JavaInterop, ThousandKeyedMessagesBatchedByJavaAreEachReceivedOnceAndAcknowledged) {

@@ -4,6 +4,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
+#include <system_error>
 
 #include "expect_error.hpp"
 
@@ -40,6 +42,25 @@ TEST(ConsumerConfig, LoadsTheExampleWithEveryKey) {
   ASSERT_NE(options.retry->levelTable(), nullptr);
   EXPECT_EQ(*options.retry->levelTable(), DelayLevels::parse("1s 5s 10s 30s 1m 5m 30m 2h"));
   EXPECT_EQ(options.retry->maxRetries(), 10);
+  EXPECT_EQ(options.retry->timeLimit(), 24h);
+  ASSERT_EQ(options.categories.size(), 3u);
+  const auto& timeout = options.categories.at("downstream-timeout");
+  ASSERT_TRUE(timeout.retry);
+  ASSERT_NE(timeout.retry->exponentialBackoff(), nullptr);
+  EXPECT_EQ(timeout.retry->exponentialBackoff()->max, 10s);
+  EXPECT_EQ(timeout.retry->maxRetries(), 8);
+  EXPECT_EQ(timeout.retry->timeLimit(), 5min);
+  ASSERT_TRUE(options.categories.at("rate-limited").retry);
+  EXPECT_EQ(options.categories.at("rate-limited").retry->maxRetries(), 20);
+  const auto& invalid = options.categories.at("invalid-order");
+  EXPECT_TRUE(invalid.deadLetter);
+  EXPECT_EQ(invalid.deadLetterTopic, "persistent://shop/orders/billing-invalid");
+  EXPECT_EQ(options.errorRules.classify(std::make_exception_ptr(
+                std::system_error(std::make_error_code(std::errc::timed_out)))),
+            "downstream-timeout");
+  EXPECT_EQ(options.errorRules.classify(std::make_exception_ptr(std::invalid_argument("x"))),
+            "invalid-order");
+  EXPECT_FALSE(options.errorRules.classify(std::make_exception_ptr(std::runtime_error("x"))));
   EXPECT_EQ(options.retryTopic, "persistent://shop/orders/billing-retry");
   EXPECT_EQ(options.deadLetterTopic, "persistent://shop/orders/billing-dead");
   EXPECT_EQ(options.deadLetterSubscription, "billing-dlq");

@@ -67,6 +67,18 @@ TEST(DeadLetterFilterMatch, OriginIsComparedAsACanonicalTopicName) {
   EXPECT_FALSE(matches(filter, letter({{"REAL_TOPIC", "::"}})));
 }
 
+TEST(DeadLetterFilterMatch, CategoryIsExactAndDashMeansNone) {
+  DeadLetterFilter filter;
+  filter.category = "invalid-order";
+  EXPECT_FALSE(filter.empty());
+  EXPECT_TRUE(matches(filter, letter({{"RECONSUME_CATEGORY", "invalid-order"}})));
+  EXPECT_FALSE(matches(filter, letter({{"RECONSUME_CATEGORY", "invalid-order-2"}})));
+  EXPECT_FALSE(matches(filter, letter({})));
+  filter.category = "-";
+  EXPECT_TRUE(matches(filter, letter({})));
+  EXPECT_FALSE(matches(filter, letter({{"RECONSUME_CATEGORY", "slow"}})));
+}
+
 // The Java and Go clients may write the partition a message was received on (SPEC.md §4).
 TEST(DeadLetterFilterMatch, ATopicMatchesItselfAndEachOfItsPartitions) {
   DeadLetterFilter filter;

@@ -28,7 +28,7 @@ TEST(DeadLetterAgeBuckets, BoundsAreExclusiveAndTheLastIsOpen) {
   EXPECT_EQ(ageBucketOf(400 * 24h), 6u);
 }
 
-TEST(DeadLetterStatsBuilder, CountsByCauseOriginReasonAndAge) {
+TEST(DeadLetterStatsBuilder, CountsByCauseOriginReasonCategoryAndAge) {
   auto now = StoredMessage{}.publishTime + 30 * 24h;
   StatsBuilder builder(now);
   struct Case {
@@ -50,7 +50,8 @@ TEST(DeadLetterStatsBuilder, CountsByCauseOriginReasonAndAge) {
        "de"},
       {{{"DEAD_LETTER_CAUSE", "explicit"},
         {"REAL_TOPIC", "persistent://public/default/payments"},
-        {"RECONSUME_REASON", "invalid order"}},
+        {"RECONSUME_REASON", "invalid order"},
+        {"RECONSUME_CATEGORY", "invalid"}},
        3 * 24h,
        ""},
       {{{"REAL_TOPIC", "persistent://public/default/orders"}}, 20 * 24h, "xyzw"},  // Java
@@ -74,6 +75,7 @@ TEST(DeadLetterStatsBuilder, CountsByCauseOriginReasonAndAge) {
                                                 {"persistent://public/default/payments", 1}}));
   EXPECT_EQ(stats.byReason,
             (std::map<std::string, std::size_t>{{"", 2}, {"invalid order", 1}, {"timeout", 2}}));
+  EXPECT_EQ(stats.byCategory, (std::map<std::string, std::size_t>{{"-", 4}, {"invalid", 1}}));
   std::vector<std::size_t> ages;
   for (const auto& bucket : stats.ages) ages.push_back(bucket.count);
   EXPECT_EQ(ages, (std::vector<std::size_t>{1, 1, 0, 1, 0, 1, 1}));
