@@ -8,9 +8,11 @@
 # something left unacknowledged).
 #
 # Usage: scripts/fault-run.sh [--messages N] [--kills K] [--mode at-least-once|transactional|both]
-#                             [--deadline SECONDS]
+#                             [--deadline SECONDS] [--cluster]
 #   defaults: --messages 100000 --kills 3 --mode both; --deadline: the test's default
 #   (180 + N/50 + 120 per kill seconds until every message must have a final outcome).
+#   --cluster: on the two-broker cluster of scripts/pulsar-cluster.sh instead, killing the broker
+#   that owns the input topic (tests/integration/pulsar_cluster_test.cpp; at-least-once only).
 #
 # The run kills the shared standalone: no other test may use it meanwhile (the test waits before
 # each kill while another reconsume test process runs).
@@ -22,6 +24,7 @@ messages=100000
 kills=3
 mode=both
 deadline=
+cluster=false
 
 die() {
   echo "fault-run.sh: $*" >&2
@@ -34,7 +37,8 @@ while (($#)); do
     --kills) kills=${2:?--kills needs a number}; shift ;;
     --mode) mode=${2:?--mode needs a value}; shift ;;
     --deadline) deadline=${2:?--deadline needs seconds}; shift ;;
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    --cluster) cluster=true ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) die "unknown argument '$1'" ;;
   esac
   shift
@@ -48,17 +52,25 @@ case $mode in
   both) filter='PulsarFaultRun.*' ;;
   *) die "--mode must be at-least-once, transactional or both, not '$mode'" ;;
 esac
+around=("$root/scripts/with-pulsar.sh")
+if $cluster; then
+  [[ $mode != transactional ]] || die "--cluster runs the at-least-once mode only"
+  mode=at-least-once
+  filter=PulsarCluster.ABrokerKilledMidRunLosesNothing
+  # The tests check the standalone is there before any runs; the cluster is the one killed.
+  around+=("$root/scripts/with-pulsar-cluster.sh")
+fi
 
 [[ -f $build/CMakeCache.txt ]] ||
   cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --target reconsume_integration_tests
 
 log="$build/fault-run-$(date +%Y%m%d-%H%M%S).log"
-echo "fault-run.sh: $messages messages, $kills kills, mode $mode; output in $log"
+echo "fault-run.sh: $messages messages, $kills kills, mode $mode$($cluster && echo ', cluster'); output in $log"
 export RECONSUME_FAULT_RUN_MESSAGES=$messages RECONSUME_FAULT_RUN_KILLS=$kills
 [[ -z $deadline ]] || export RECONSUME_FAULT_RUN_DEADLINE=$deadline
 set +e
-"$root/scripts/with-pulsar.sh" "$build/tests/reconsume_integration_tests" \
+"${around[@]}" "$build/tests/reconsume_integration_tests" \
   --gtest_filter="$filter" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e

@@ -184,6 +184,12 @@ void Connection::connectFailed(const Status& status) {
     failAll(status);
     return;
   }
+  auto failFast = pending_.takeFailFast(status);
+  if (!failFast.empty()) {
+    std::erase_if(unsent_, [&](const auto& request) { return !pending_.contains(request.first); });
+    armRequestTimer();
+    for (auto& completion : failFast) completion();
+  }
   if (failuresInARow_ == 1) {
     options_->log.warn("cannot connect to " + describe() + ": " + status.message +
                        " (retrying while requests wait)");

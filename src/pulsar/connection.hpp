@@ -79,9 +79,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::uint64_t newRequestId() { return ++lastRequestId_; }
 
   // `command` carries `requestId`. `what` names the request in errors. Default timeout: the
-  // options' operationTimeout.
+  // options' operationTimeout. A request waits through failed attempts to connect until its
+  // timeout — unless `failFast`: then a failed attempt (or one that failed before, while no
+  // session is up) ends it at once with that failure (for lookups that may ask another host).
   void request(std::uint64_t requestId, const proto::BaseCommand& command, std::string what,
-               ResponseCallback done, std::optional<std::chrono::milliseconds> timeout = {});
+               ResponseCallback done, std::optional<std::chrono::milliseconds> timeout = {},
+               bool failFast = false);
   void send(std::uint64_t session, std::string frame);
   void attach(Kind kind, std::uint64_t id, std::weak_ptr<Listener> listener);
   void detach(Kind kind, std::uint64_t id);

@@ -16,9 +16,9 @@ namespace asio = boost::asio;
 
 void Connection::request(std::uint64_t requestId, const proto::BaseCommand& command,
                          std::string what, ResponseCallback done,
-                         std::optional<std::chrono::milliseconds> timeout) {
+                         std::optional<std::chrono::milliseconds> timeout, bool failFast) {
   std::string bytes = protocol::encodeFrame(command);
-  asio::post(strand_, [self = shared_from_this(), requestId, bytes = std::move(bytes),
+  asio::post(strand_, [self = shared_from_this(), requestId, bytes = std::move(bytes), failFast,
                        what = std::move(what), done = std::move(done),
                        timeout = timeout.value_or(options_->operationTimeout)]() mutable {
     if (self->closed_ || !self->usable_) {
@@ -30,7 +30,14 @@ void Connection::request(std::uint64_t requestId, const proto::BaseCommand& comm
               : Status(self->lastFailure_.code, what + ": " + self->lastFailure_.message);
       return done(std::move(response));
     }
-    self->pending_.add(requestId, self->now(), timeout, std::move(what), std::move(done));
+    bool up = self->current_ && self->current_->up;
+    // Backing off after a failed attempt: say so now rather than after the next one.
+    if (failFast && !up && self->running_ && self->failuresInARow_ > 0) {
+      Response response;
+      response.status = Status(self->lastFailure_.code, what + ": " + self->lastFailure_.message);
+      return done(std::move(response));
+    }
+    self->pending_.add(requestId, self->now(), timeout, std::move(what), std::move(done), failFast);
     self->armRequestTimer();
     if (self->current_ && self->current_->up) {
       self->write(*self->current_, bytes);

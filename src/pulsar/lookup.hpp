@@ -4,13 +4,23 @@
 // the service URL, the result is the broker reached through the service URL's host (a Pulsar
 // proxy). One pass each: the callers decide about retrying.
 //
+// A service URL may name several hosts (the brokers of a cluster). A pass asks the host that
+// answered last; when it cannot be reached (connection lost, timeout, not ready) the pass asks
+// the next host, each at most once, and the host that answers becomes the one asked first. A
+// request to a host that is not the last one left ends at its first failed attempt to connect
+// instead of waiting out its timeout.
+//
 // Thread safety: every member may be called from any thread; callbacks run on a connection's
 // strand.
 #pragma once
 
+#include <atomic>
 #include <chrono>
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "client/backend.hpp"
 #include "pulsar/broker_address.hpp"
@@ -22,21 +32,39 @@ class Lookup : public std::enable_shared_from_this<Lookup> {
  public:
   static constexpr int kMaxRedirects = 20;
 
-  Lookup(std::shared_ptr<ConnectionPool> pool, BrokerAddress service)
-      : pool_(std::move(pool)), service_(std::move(service)) {}
+  // `services`: not empty.
+  Lookup(std::shared_ptr<ConnectionPool> pool, std::vector<BrokerAddress> services)
+      : pool_(std::move(pool)), services_(std::move(services)) {}
 
-  const BrokerAddress& service() const { return service_; }
   void partitions(const std::string& topic, std::chrono::milliseconds timeout, Callback<int> done);
   void broker(const std::string& topic, std::chrono::milliseconds timeout,
               Callback<BrokerAddress> done);
 
  private:
-  void ask(const std::string& topic, const BrokerAddress& at, bool authoritative, int redirects,
-           std::chrono::milliseconds timeout, Callback<BrokerAddress> done);
-  Status addressFor(const std::string& url, bool throughProxy, BrokerAddress& out) const;
+  // Runs `attempt` on the service hosts from the preferred one on, moving on while the outcome
+  // says the host could not be reached.
+  // `failFast`: whether the request may end at a failed attempt to connect (another host is left).
+  template <typename T>
+  using Attempt =
+      std::function<void(const BrokerAddress& service, bool failFast, Callback<T> done)>;
+  template <typename T>
+  void acrossHosts(Attempt<T> attempt, std::size_t tried, Callback<T> done);
+  // One LOOKUP answer, interpreted.
+  struct Answer {
+    BrokerAddress service;  // the service host the pass started from (proxying goes through it)
+    BrokerAddress next;     // the broker named
+    bool connect{false};    // true: `next` serves the topic; false: ask `next` (a redirect)
+    bool authoritative{false};
+  };
+  void ask(const std::string& topic, const BrokerAddress& service, const BrokerAddress& at,
+           bool authoritative, std::chrono::milliseconds timeout, bool failFast,
+           Callback<Answer> done);
+  void follow(const std::string& topic, Answer answer, int redirects,
+              std::chrono::milliseconds timeout, Callback<BrokerAddress> done);
 
   const std::shared_ptr<ConnectionPool> pool_;
-  const BrokerAddress service_;
+  const std::vector<BrokerAddress> services_;
+  std::atomic<std::size_t> preferred_{0};
 };
 
 }  // namespace reconsume::detail::pulsar

@@ -3,10 +3,10 @@
 namespace reconsume::detail::pulsar {
 
 bool PendingRequests::add(std::uint64_t id, TimePoint now, std::chrono::milliseconds timeout,
-                          std::string what, ResponseCallback callback) {
+                          std::string what, ResponseCallback callback, bool failFast) {
   if (byId_.contains(id)) return false;
   auto position = byDeadline_.emplace(now + timeout, id);
-  byId_.emplace(id, Entry{timeout, std::move(what), std::move(callback), position});
+  byId_.emplace(id, Entry{timeout, std::move(what), std::move(callback), position, failFast});
   return true;
 }
 
@@ -34,6 +34,23 @@ std::vector<PendingRequests::Completion> PendingRequests::expire(TimePoint now) 
     byId_.erase(found);
   }
   return expired;
+}
+
+std::vector<PendingRequests::Completion> PendingRequests::takeFailFast(const Status& status) {
+  std::vector<Completion> taken;
+  for (auto it = byDeadline_.begin(); it != byDeadline_.end();) {
+    auto found = byId_.find(it->second);
+    if (!found->second.failFast) {
+      ++it;
+      continue;
+    }
+    Response response;
+    response.status = Status(status.code, found->second.what + ": " + status.message);
+    taken.push_back({std::move(found->second.callback), std::move(response)});
+    byId_.erase(found);
+    it = byDeadline_.erase(it);
+  }
+  return taken;
 }
 
 std::vector<PendingRequests::Completion> PendingRequests::takeAll(const Status& status) {

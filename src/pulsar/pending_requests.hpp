@@ -46,8 +46,9 @@ class PendingRequests {
   // Waits for the answer to request `id` until `now + timeout`. `what` names the request in a
   // timeout's text ("LOOKUP persistent://public/default/t"). Returns false (and keeps nothing)
   // when `id` is already waiting.
+  // `failFast`: the request also fails when an attempt to connect fails (takeFailFast).
   bool add(std::uint64_t id, TimePoint now, std::chrono::milliseconds timeout, std::string what,
-           ResponseCallback callback);
+           ResponseCallback callback, bool failFast = false);
 
   // The callback of request `id` (removed from the table), or nothing when it is not waiting
   // (never sent by us, answered before, or timed out already).
@@ -56,6 +57,9 @@ class PendingRequests {
   // Every request whose deadline is at or before `now`, with an errc::timeout response naming it
   // and the time it was given.
   std::vector<Completion> expire(TimePoint now);
+
+  // The requests added with `failFast`, with `status`: an attempt to connect failed.
+  std::vector<Completion> takeFailFast(const Status& status);
 
   // Every request, with `status`: the connection was lost or closed.
   std::vector<Completion> takeAll(const Status& status);
@@ -71,6 +75,7 @@ class PendingRequests {
     std::string what;
     ResponseCallback callback;
     std::multimap<TimePoint, std::uint64_t>::iterator byDeadline;
+    bool failFast{false};
   };
   std::unordered_map<std::uint64_t, Entry> byId_;
   std::multimap<TimePoint, std::uint64_t> byDeadline_;

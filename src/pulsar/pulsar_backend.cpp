@@ -102,17 +102,19 @@ std::shared_ptr<client::Backend> connectPulsar(const ServiceUrl& url, const Clie
   connectionOptions->log = log;
   if (clock) connectionOptions->clock = std::move(clock);
 
-  std::string service =
-      std::string(tls ? "pulsar+ssl://" : "pulsar://") + url.host + ':' + std::to_string(url.port);
-  BrokerAddress serviceAddress;
-  if (auto status = BrokerAddress::direct(service, serviceAddress); !status.ok()) {
-    throw Error(errc::invalid_argument, "service URL '" + url.text + "': " + status.message);
+  std::vector<BrokerAddress> services;
+  for (const auto& host : url.hosts) {
+    std::string service = std::string(tls ? "pulsar+ssl://" : "pulsar://") + host.host + ':' +
+                          std::to_string(host.port);
+    if (auto status = BrokerAddress::direct(service, services.emplace_back()); !status.ok()) {
+      throw Error(errc::invalid_argument, "service URL '" + url.text + "': " + status.message);
+    }
   }
   auto network = std::make_shared<Network>();
   network->executor = io.get_executor();
   network->options = connectionOptions;
   network->pool = std::make_shared<ConnectionPool>(network->executor, connectionOptions);
-  network->lookup = std::make_shared<Lookup>(network->pool, serviceAddress);
+  network->lookup = std::make_shared<Lookup>(network->pool, std::move(services));
   network->log = std::move(log);
   return std::make_shared<PulsarBackend>(std::move(network), url.text);
 }

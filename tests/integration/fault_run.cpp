@@ -159,7 +159,7 @@ void Run::killAlongTheWay(Workers& workers) {
                                " final outcomes before the deadline, before kill " +
                                std::to_string(k));
     }
-    if (!otherBrokerUsers().empty()) {
+    if (config.target.shared && !otherBrokerUsers().empty()) {
       workers.pause();  // the kill stays in the middle of the run
       bool alone = waitForOtherTests(kWaitForOtherTests);
       workers.resume();
@@ -171,7 +171,7 @@ void Run::killAlongTheWay(Workers& workers) {
                  "topics (backlog %lld)\n",
                  k, config.kills, deliveries.finishedIds(), watch.finalOutcomes(),
                  static_cast<long long>(before));
-    figures.outageSeconds += killAndRestart();
+    figures.outageSeconds += config.target.killAndRestart();
     auto after = backlogs();
     // Right after the restart: what the broker's cursors had persisted (acknowledgements made in
     // a transaction are restored later, from the transaction's pending-ack log).
@@ -216,6 +216,15 @@ const char* nameOf(Mode mode) {
   return mode == Mode::transactional ? "transactional" : "at-least-once";
 }
 
+Target Target::standalone() {
+  Target target;
+  target.serviceUrl = pulsar().serviceUrl;
+  target.adminUrl = pulsar().adminUrl;
+  target.adminOptions = pulsar().adminOptions();
+  target.killAndRestart = [] { return faultrun::killAndRestart(); };
+  return target;
+}
+
 Config Config::fromEnvironment(Mode mode) {
   Config config;
   config.mode = mode;
@@ -243,13 +252,14 @@ Figures run(const Config& config) {
   figures.mode = config.mode;
   figures.messages = config.messages;
   figures.kills = config.kills;
-  auto client = Client::connect(pulsar().serviceUrl, clientOptions());
-  auto admin = Admin::connect(pulsar().adminUrl, pulsar().adminOptions());
+  auto client = Client::connect(config.target.serviceUrl, clientOptions());
+  auto admin = Admin::connect(config.target.adminUrl, config.target.adminOptions);
   auto topic = uniqueTopic(config.mode == Mode::transactional ? "faultrun-txn" : "faultrun-alo");
   auto doneTopic = topic + "-done";
   auto consumer = client.subscribe(consumerOptions(topic, config.mode));
   auto done = producerFor(client, doneTopic, 30s);
   auto input = producerFor(client, topic, 0ms);  // waits for the broker, however long
+  if (config.target.prepare) config.target.prepare(topic);
   FailedCalls failures;
   Deliveries deliveries(config.messages);
   {

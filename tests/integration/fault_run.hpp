@@ -20,16 +20,38 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "reconsume/admin_options.hpp"
 
 namespace reconsume::integration::faultrun {
 
 enum class Mode { atLeastOnce, transactional };
 const char* nameOf(Mode mode);
 
+// Where the run goes and how a broker is killed: by default the standalone of pulsar() and
+// scripts/pulsar.sh kill/start; the cluster's (pulsar_cluster_test.cpp) kills one of its brokers.
+struct Target {
+  std::string serviceUrl;
+  std::string adminUrl;
+  AdminOptions adminOptions;
+  // Kills a broker and starts it again; returns the seconds until it was healthy. Throws
+  // std::runtime_error when a step fails.
+  std::function<double()> killAndRestart;
+  // Called once the input topic exists, before the first publish (e.g. to place the topic).
+  std::function<void(const std::string& topic)> prepare;
+  // Whether to wait, before a kill, until no other test process uses the broker (the shared
+  // standalone); a private cluster needs no such care.
+  bool shared{true};
+
+  static Target standalone();
+};
+
 struct Config {
+  Target target = Target::standalone();
   Mode mode{Mode::atLeastOnce};
   int messages{10000};
   int kills{1};
@@ -63,7 +85,7 @@ struct Figures {
   std::string line() const;
 };
 
-// Runs the whole thing on the broker of pulsar() (killing it config.kills times).
+// Runs the whole thing on config.target (killing a broker config.kills times).
 Figures run(const Config& config);
 
 }  // namespace reconsume::integration::faultrun

@@ -1,12 +1,16 @@
 // Lookups against scripted brokers: a Redirect is followed to the broker it names with the
 // `authoritative` flag it gives; an answer that says to proxy through the service URL yields the
 // owner reached through the service URL's host, and the connection there asks the proxy for the
-// owner in CONNECT; a failed lookup carries the broker's error.
+// owner in CONNECT; a failed lookup carries the broker's error. With several service hosts, one
+// that cannot be reached or is not ready is passed over, and the one that answered is asked first
+// from then on; an answer about the topic is final.
 #include <gtest/gtest.h>
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <future>
+#include <string>
+#include <vector>
 
 #include "pulsar/lookup.hpp"
 #include "pulsar_fake_broker.hpp"
@@ -33,9 +37,15 @@ class PulsarLookup : public ::testing::Test {
   }
 
   std::shared_ptr<Lookup> lookupVia(const std::string& serviceUrl) {
-    BrokerAddress service;
-    EXPECT_TRUE(BrokerAddress::direct(serviceUrl, service).ok());
-    return std::make_shared<Lookup>(pool_, service);
+    return lookupVia(std::vector<std::string>{serviceUrl});
+  }
+  // A service URL naming several hosts.
+  std::shared_ptr<Lookup> lookupVia(const std::vector<std::string>& serviceUrls) {
+    std::vector<BrokerAddress> services;
+    for (const auto& url : serviceUrls) {
+      EXPECT_TRUE(BrokerAddress::direct(url, services.emplace_back()).ok()) << url;
+    }
+    return std::make_shared<Lookup>(pool_, std::move(services));
   }
 
   static std::pair<Status, BrokerAddress> brokerOf(Lookup& lookup, const std::string& topic) {
@@ -150,6 +160,98 @@ TEST_F(PulsarLookup, AFailedLookupCarriesTheBrokersError) {
   auto [status, address] = brokerOf(*lookup, "persistent://public/default/t");
   EXPECT_EQ(status.code, errc::unavailable);
   EXPECT_NE(status.message.find("being unloaded"), std::string::npos) << status.message;
+}
+
+void answerNotReady(FakePeer& peer) {
+  auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+  proto::BaseCommand response;
+  response.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+  auto& lookup = *response.mutable_lookuptopicresponse();
+  lookup.set_request_id(request.request_id());
+  lookup.set_response(proto::CommandLookupTopicResponse::Failed);
+  lookup.set_error(proto::ServiceNotReady);
+  lookup.set_message("broker is starting");
+  peer.write(response);
+}
+
+constexpr const char* kRefusing = "pulsar://127.0.0.1:1";  // nothing listens on port 1
+
+TEST_F(PulsarLookup, AServiceHostThatRefusesIsPassedOverAndTheNextAnswers) {
+  std::string liveUrl;
+  FakeBroker live({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    for (int i = 0; i < 2; ++i) {
+      auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+      answer(peer, request, proto::CommandLookupTopicResponse::Connect, liveUrl);
+    }
+    peer.waitForClose();
+  }});
+  liveUrl = live.url();
+  auto lookup = lookupVia(std::vector<std::string>{kRefusing, live.url()});
+  for (int i = 0; i < 2; ++i) {  // the second time the live host is asked first
+    auto [status, address] = brokerOf(*lookup, "persistent://public/default/t");
+    ASSERT_TRUE(status.ok()) << status.message;
+    EXPECT_EQ(address.logical, liveUrl);
+  }
+  EXPECT_EQ(live.accepted(), 1);
+}
+
+TEST_F(PulsarLookup, AHostNotReadyIsPassedOverAndTheOneThatAnsweredIsAskedFirstAfterwards) {
+  std::string ownerUrl = "pulsar://broker-2.internal:6650";
+  FakeBroker starting({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerNotReady(peer);
+    peer.waitForClose();
+  }});
+  FakeBroker ready({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    for (int i = 0; i < 2; ++i) {
+      auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+      answer(peer, request, proto::CommandLookupTopicResponse::Connect, ownerUrl);
+    }
+    peer.waitForClose();
+  }});
+  auto lookup = lookupVia(std::vector<std::string>{starting.url(), ready.url()});
+  for (int i = 0; i < 2; ++i) {
+    auto [status, address] = brokerOf(*lookup, "persistent://public/default/t");
+    ASSERT_TRUE(status.ok()) << status.message;
+    EXPECT_EQ(address.logical, ownerUrl);
+  }
+  EXPECT_EQ(starting.accepted(), 1) << "asked once, then passed over";
+}
+
+TEST_F(PulsarLookup, WhenNoHostAnswersTheLastFailureIsReported) {
+  FakeBroker starting({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerNotReady(peer);
+    peer.waitForClose();
+  }});
+  auto lookup = lookupVia(std::vector<std::string>{kRefusing, starting.url()});
+  auto [status, address] = brokerOf(*lookup, "persistent://public/default/t");
+  EXPECT_EQ(status.code, errc::unavailable) << status.message;
+  EXPECT_NE(status.message.find("broker is starting"), std::string::npos) << status.message;
+  EXPECT_EQ(starting.accepted(), 1);
+}
+
+TEST_F(PulsarLookup, AnAnswerAboutTheTopicIsFinalAndNoOtherHostIsAsked) {
+  FakeBroker first({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+    proto::BaseCommand response;
+    response.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+    auto& lookup = *response.mutable_lookuptopicresponse();
+    lookup.set_request_id(request.request_id());
+    lookup.set_response(proto::CommandLookupTopicResponse::Failed);
+    lookup.set_error(proto::TopicNotFound);
+    lookup.set_message("Topic not found");
+    peer.write(response);
+    peer.waitForClose();
+  }});
+  FakeBroker second({});
+  auto lookup = lookupVia(std::vector<std::string>{first.url(), second.url()});
+  auto [status, address] = brokerOf(*lookup, "persistent://public/default/t");
+  EXPECT_EQ(status.code, errc::not_found) << status.message;
+  EXPECT_EQ(second.accepted(), 0);
 }
 
 }  // namespace

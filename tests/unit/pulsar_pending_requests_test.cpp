@@ -74,5 +74,23 @@ TEST(PulsarPendingRequests, TakeAllCompletesEachOnceWithTheGivenStatus) {
   }
 }
 
+TEST(PulsarPendingRequests, AFailedConnectAttemptEndsOnlyTheFailFastRequests) {
+  PendingRequests table;
+  Outcomes outcomes;
+  table.add(1, t0, 1s, "LOOKUP a", outcomes.callback(1), /*failFast=*/true);
+  table.add(2, t0, 2s, "SUBSCRIBE b", outcomes.callback(2));
+  table.add(3, t0, 3s, "PARTITIONED_METADATA c", outcomes.callback(3), /*failFast=*/true);
+  auto failed = table.takeFailFast(Status(errc::connection_lost, "connecting to x failed"));
+  ASSERT_EQ(failed.size(), 2u);
+  for (auto& completion : failed) completion();
+  EXPECT_EQ(outcomes.byIndex[1].at(0).status.code, errc::connection_lost);
+  EXPECT_EQ(outcomes.byIndex[1].at(0).status.message, "LOOKUP a: connecting to x failed");
+  EXPECT_EQ(outcomes.byIndex[3].size(), 1u);
+  EXPECT_TRUE(outcomes.byIndex[2].empty()) << "the others wait on";
+  EXPECT_EQ(table.size(), 1u);
+  EXPECT_EQ(table.nextDeadline(), t0 + 2s);
+  EXPECT_TRUE(table.takeFailFast(Status(errc::connection_lost, "again")).empty());
+}
+
 }  // namespace
 }  // namespace reconsume::detail::pulsar

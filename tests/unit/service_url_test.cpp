@@ -28,9 +28,33 @@ TEST(ServiceUrl, ParsesEachSchemeWithItsDefaultPort) {
   EXPECT_EQ(ServiceUrl::parse("http://b").port, 8080);
 }
 
+// The brokers of one cluster, as the Java client takes them: each host with its port or the
+// scheme's default.
+TEST(ServiceUrl, APulsarUrlMayNameSeveralHosts) {
+  auto url = ServiceUrl::parse("pulsar://b1:6660,b2,[::1]:6662/?x=1");
+  ASSERT_EQ(url.hosts.size(), 3u);
+  EXPECT_EQ(url.hosts[0].host, "b1");
+  EXPECT_EQ(url.hosts[0].port, 6660);
+  EXPECT_EQ(url.hosts[1].host, "b2");
+  EXPECT_EQ(url.hosts[1].port, 6650);
+  EXPECT_EQ(url.hosts[2].host, "[::1]");
+  EXPECT_EQ(url.hosts[2].port, 6662);
+  EXPECT_EQ(url.host, "b1");
+  EXPECT_EQ(url.port, 6660);
+  EXPECT_EQ(url.text, "pulsar://b1:6660,b2,[::1]:6662/?x=1");
+  auto tls = ServiceUrl::parse("pulsar+ssl://a,b:7000");
+  ASSERT_EQ(tls.hosts.size(), 2u);
+  EXPECT_EQ(tls.hosts[0].port, 6651);
+  EXPECT_EQ(tls.hosts[1].port, 7000);
+  EXPECT_EQ(ServiceUrl::parse("pulsar://one").hosts.size(), 1u);
+  EXPECT_TRUE(ServiceUrl::parse("embedded://").hosts.empty());
+}
+
 TEST(ServiceUrl, RejectsBadUrlsNamingThem) {
-  for (const char* url : {"kafka://localhost:9092", "pulsar://", "pulsar://host:0",
-                          "pulsar://host:99999", "not a url", "pulsar://host/path"}) {
+  for (const char* url :
+       {"kafka://localhost:9092", "pulsar://", "pulsar://host:0", "pulsar://host:99999",
+        "not a url", "pulsar://host/path", "pulsar://a,,b", "pulsar://a,b:0", "pulsar://a,u@b",
+        "pulsar://,a", "http://a,b", "embedded://a,b"}) {
     try {
       ServiceUrl::parse(url);
       FAIL() << "accepted " << url;
