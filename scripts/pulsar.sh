@@ -3,7 +3,7 @@
 #
 # Usage: scripts/pulsar.sh start [--clean] [--secure <dir>]
 #        scripts/pulsar.sh stop | kill | status [--secure <dir>]
-#        scripts/pulsar.sh admin-url | service-url | variant | log
+#        scripts/pulsar.sh admin-url | service-url | variant | pid | log
 #
 #   start       download (Maven, cached in ~/.m2) and unpack the distribution once, write the test
 #               configuration, start `bin/pulsar standalone -nfw -nss` in the background and wait
@@ -18,6 +18,8 @@
 #   admin-url   http://localhost:8080, or https://localhost:8443 while the secure variant runs.
 #   service-url pulsar://localhost:6650, or pulsar+ssl://localhost:6651 while the secure variant runs.
 #   variant     prints what runs: "none", "plain" or "secure <dir>" (scripts/with-pulsar.sh uses it).
+#   pid         prints the running standalone's pid (exit 1 when none runs); scripts/flood.sh
+#               pauses it with SIGSTOP.
 #   log         prints the path of the broker's output file.
 #
 # Environment: RECONSUME_PULSAR_VERSION (default 4.0.8), RECONSUME_PULSAR_HOME (default
@@ -292,7 +294,7 @@ do_status() {
 main() {
   local command=${1:-}
   [[ -n $command ]] ||
-    die "usage: $0 start|stop|kill|status|admin-url|service-url|variant|log [options]"
+    die "usage: $0 start|stop|kill|status|admin-url|service-url|variant|pid|log [options]"
   shift
   local clean=no variant=plain
   while (($#)); do
@@ -325,8 +327,9 @@ main() {
     admin-url) admin_url ;;
     service-url) service_url ;;
     variant) current_variant ;;
+    pid) running_pid ;;
     log) echo "$logs/standalone.out" ;;
-    *) die "unknown command '$command' (start|stop|kill|status|admin-url|service-url|variant|log)" ;;
+    *) die "unknown command '$command' (start|stop|kill|status|admin-url|service-url|variant|pid|log)" ;;
   esac
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -24,6 +25,11 @@ struct ClientOptions {
   std::chrono::milliseconds connectionTimeout{10'000};
   std::chrono::milliseconds keepAliveInterval{30'000};
   int ioThreads{1};
+  // Bytes (payload, keys and properties) that every producer of this client together may hold
+  // between send and the broker's receipt, the retry layer's retry and dead-letter producers
+  // included: the Java client's memoryLimit. A send without room waits or fails at once as its
+  // producer's blockIfQueueFull says (see ProducerOptions). 0: no limit.
+  std::size_t memoryLimit{64 * 1024 * 1024};
   Logger logger;  // null: warnings and errors to stderr
   LogLevel logLevel{LogLevel::info};
 };

@@ -13,7 +13,15 @@
 //   not receive, reconsumeLater without a retry policy; nothing was published or acknowledged.
 // - timeout, connection_lost, unavailable, broker_error, too_large: publishing the retry or dead
 //   letter failed; the message was not acknowledged and will be redelivered.
+// - producer_busy: the retry or dead-letter producer had no room (its maxPendingMessages of 1000,
+//   or the client's memoryLimit) and the call was made on the client's I/O thread, where it
+//   cannot wait; the message was not acknowledged and will be redelivered.
 // - closed: the consumer or client was closed.
+//
+// Room for the retry: reconsumeLater and asyncReconsumeLater publish through internal producers
+// that share the client's memoryLimit and wait for room as a producer with blockIfQueueFull does
+// (ProducerOptions): on the caller's thread — the async forms too, as the Java client's
+// reconsumeLaterAsync does — at most their sendTimeout (30 s), then timeout.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>

@@ -9,6 +9,7 @@
 //     "initialPosition": "latest",       // latest | earliest
 //     "consumerName": "billing-1",
 //     "receiverQueueSize": 1000,
+//     "maxTotalReceiverQueueSizeAcrossPartitions": 50000,  // all topics and partitions together
 //     "retry": {"levels": "1s 5s 30s 1m", "maxRetries": 6, "timeLimit": "24h"},
 //     //  or   {"exponential": {"min": "1s", "max": "1m", "multiplier": 2, "jitter": "full"},
 //     //        "maxRetries": 10}             ("timeLimit" optional: RetryPolicy::withTimeLimit)
@@ -42,9 +43,9 @@
 // ("retry.exponential.multiplier", "topics[1]") and the value, for an unknown key, a value of the
 // wrong type or a bad value; for a JSON syntax error, the line, column and byte offset. The result
 // is also checked as a whole: at least one topic, valid topic names, a subscription,
-// receiverQueueSize >= 1, and not both a non-default negativeAckRedeliveryDelay and a
-// negativeAckRedeliveryBackoff (they cannot be used together, as in the Java client). When a key
-// appears twice in an object, the last one counts.
+// receiverQueueSize >= 1, maxTotalReceiverQueueSizeAcrossPartitions >= 1, and not both a
+// non-default negativeAckRedeliveryDelay and a negativeAckRedeliveryBackoff (they cannot be used
+// together, as in the Java client). When a key appears twice in an object, the last one counts.
 //
 // Thread safety: parseConsumerOptions and loadConsumerOptions may run on several threads at once.
 // A BackoffRegistry may be read (create, contains) from several threads at once once it is no

@@ -28,7 +28,13 @@ struct ConsumerOptions {
   // earliest message, so no retry published before the first subscribe is missed.
   InitialPosition initialPosition{InitialPosition::latest};
   std::string consumerName;  // empty: generated
+  // Messages the broker may push ahead of receive(), per topic or partition (flow permits).
   int receiverQueueSize{1000};
+  // For a consumer of several topics or partitions (a partitioned topic, several topics, the
+  // retry topic beside the main one): the permits of each are reduced to
+  // min(receiverQueueSize, max(1, this / number of topics and partitions)), so that all
+  // together hold at most about this many messages. The Java client's option of the same name.
+  int maxTotalReceiverQueueSizeAcrossPartitions{50'000};
 
   std::optional<RetryPolicy> retry;  // set: reconsumeLater and deadLetter are enabled
   // Routing by error (error_routing.hpp, SPEC.md section 1): what each category of failure does,

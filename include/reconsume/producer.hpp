@@ -4,8 +4,17 @@
 // from several threads at once. Messages sent from one thread are stored in the order sent.
 // Errors: send throws Error — invalid_argument (deliverAfter negative, both deliverAfter and
 // deliverAt set), too_large (bigger than the broker's maximum message size), timeout (no receipt
-// within ProducerOptions::sendTimeout), producer_busy (pending queue full and blockIfQueueFull
-// off), broker_error (e.g. the topic was terminated), connection_lost, closed.
+// within ProducerOptions::sendTimeout, or no room for it within that time: see below),
+// producer_busy (no room and blockIfQueueFull off, or no room on the client's I/O thread: the
+// counterpart of the Java client's ProducerQueueIsFullError; the text names the limit and its
+// value), broker_error (e.g. the topic was terminated), connection_lost, closed.
+//
+// Room: a message holds room from the call until its receipt or failure — one of
+// ProducerOptions::maxPendingMessages, its bytes of maxPendingBytes and of the client's
+// memoryLimit. Without room, send and asyncSend both wait on the calling thread
+// (blockIfQueueFull, the default; asyncSend blocks its caller as the Java client's sendAsync
+// does) or fail at once with producer_busy. A call on the client's I/O thread (inside a
+// completion handler) never waits: it fails at once with producer_busy.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>

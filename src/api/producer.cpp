@@ -42,7 +42,13 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
   auto completion = std::make_shared<decltype(done)>(std::move(done));
   auto client = impl->client().shared_from_this();
   auto finish = [completion, client](const detail::Status& status, const MessageId& id) {
-    if (!status.ok()) client->log().warn("asyncSend: " + status.message);
+    // A refused send is the caller's to handle (blockIfQueueFull off): one warning per refusal
+    // would flood the log exactly when the broker is slow.
+    if (status.code == errc::producer_busy) {
+      client->log().debug("asyncSend: " + status.message);
+    } else if (!status.ok()) {
+      client->log().warn("asyncSend: " + status.message);
+    }
     completion->complete(detail::api::toErrorCode(status), id);
   };
   if (!transaction) return impl->send(message, finish);

@@ -47,7 +47,9 @@ ClientImpl::ClientImpl(ServiceUrl url, ClientOptions options)
     : url_(std::move(url)),
       options_(std::move(options)),
       log_(options_.logger, options_.logLevel),
-      runtime_(std::make_shared<Runtime>(options_.ioThreads)) {
+      runtime_(std::make_shared<Runtime>(options_.ioThreads)),
+      sendLimits_(std::make_shared<ClientSendLimits>(options_.memoryLimit, runtime_->io,
+                                                     SteadyClock::real())) {
   for (int i = 0; i < options_.ioThreads; ++i) {
     runtime_->threads.emplace_back([runtime = runtime_] { runtime->io.run(); });
   }
@@ -88,6 +90,8 @@ void ClientImpl::close(Callback<> done) {
   bool first = false;
   auto objects = open_.closeAll(&first);
   if (!first) return done({});
+  // Sends waiting for room give up now rather than at their timeout.
+  sendLimits_->close(Status(errc::closed, "the client for " + url_.text + " is closed"));
   // Close every object, then the backend; `done` once all of it completed.
   auto remaining = std::make_shared<std::atomic<std::size_t>>(objects.size() + 1);
   auto backend = backend_;

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "client/backend.hpp"
+#include "client/send_limits.hpp"
 #include "common/log.hpp"
 #include "common/open_handles.hpp"
 #include "common/service_url.hpp"
@@ -37,6 +38,8 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   const Log& log() const { return log_; }
   const ClientOptions& options() const { return options_; }
   const ServiceUrl& url() const { return url_; }
+  // ClientOptions::memoryLimit, shared by every producer of this client.
+  const std::shared_ptr<ClientSendLimits>& sendLimits() const { return sendLimits_; }
   boost::asio::any_io_executor executor() { return runtime_->io.get_executor(); }
   boost::asio::io_context& io() { return runtime_->io; }
 
@@ -64,6 +67,7 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
     std::vector<std::thread> threads;
   };
   std::shared_ptr<Runtime> runtime_;
+  std::shared_ptr<ClientSendLimits> sendLimits_;
   std::shared_ptr<Backend> backend_;
 
   OpenHandles<Closeable> open_;

@@ -1,5 +1,6 @@
 #include "client/consumer_impl.hpp"
 
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "common/gather.hpp"
@@ -100,6 +101,7 @@ void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpe
             specs.push_back(spec);
           }
         }
+        consumer->limitReceiverQueues(specs);
         consumer->subscribeAll(std::move(specs), [consumer, done](const Status& status) {
           if (!status.ok()) return done(status, nullptr);
           if (auto tracked = consumer->client_->track(consumer); !tracked.ok()) {
@@ -112,6 +114,19 @@ void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpe
   for (std::size_t i = 0; i < topics.size(); ++i) {
     client->backend().partitions(topics[i].topic, lookups->slot(i));
   }
+}
+
+void ConsumerImpl::limitReceiverQueues(std::vector<SubscribeSpec>& specs) {
+  // As the Java client: with several topics or partitions, each gets its share of
+  // maxTotalReceiverQueueSizeAcrossPartitions (at least 1), so the messages the broker pushes
+  // ahead of receive() stay bounded however many partitions there are.
+  if (specs.size() < 2) return;
+  auto share =
+      spec_.options.maxTotalReceiverQueueSizeAcrossPartitions / static_cast<int>(specs.size());
+  auto perTopic = std::max(1, std::min(spec_.options.receiverQueueSize, share));
+  for (auto& spec : specs) spec.receiverQueueSize = perTopic;
+  // Before any subscription exists: no flow runs yet.
+  flowThreshold_ = static_cast<std::uint32_t>(std::max(1, perTopic / 2));
 }
 
 void ConsumerImpl::subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done) {

@@ -82,6 +82,9 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   class Sink;
 
   ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec);
+  // Reduces each topic's receiverQueueSize to its share of
+  // maxTotalReceiverQueueSizeAcrossPartitions.
+  void limitReceiverQueues(std::vector<SubscribeSpec>& specs);
   void subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done);
   // Bookkeeping when a message goes to the application: flow permits, ack timeout, position.
   Message handOut(ReceiveQueue::Item item);

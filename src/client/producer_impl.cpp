@@ -28,6 +28,16 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
                 nullptr);
   }
   std::shared_ptr<ProducerImpl> producer(new ProducerImpl(client, std::move(options)));
+  ProducerSendLimit::Settings limits;
+  limits.producer = "producer of " + producer->options_.topic;
+  limits.maxMessages = producer->options_.maxPendingMessages;
+  limits.maxBytes = producer->options_.maxPendingBytes;
+  limits.block = producer->options_.blockIfQueueFull;
+  bool sendTimeout = producer->options_.sendTimeout.count() > 0;
+  limits.maxWait =
+      sendTimeout ? producer->options_.sendTimeout : client->options().operationTimeout;
+  limits.maxWaitName = sendTimeout ? "sendTimeout" : "operationTimeout";
+  producer->limit_ = std::make_shared<ProducerSendLimit>(client->sendLimits(), std::move(limits));
   client->backend().partitions(producer->options_.topic, [producer, done](const Status& status,
                                                                           int count) {
     if (!status.ok()) return done(status, nullptr);
@@ -74,12 +84,20 @@ void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done
                         const std::shared_ptr<BackendTransaction>& transaction) {
   if (closed_) return done(Status(errc::closed, "producer on " + topic() + " is closed"), {});
   if (auto check = checkOutgoing(message); !check.ok()) return done(check, {});
-  if (transaction) return route(message)->send(message, transaction, std::move(done));
-  route(message)->send(message, std::move(done));
+  auto bytes = pendingBytesOf(message);
+  if (auto room = limit_->acquire(bytes); !room.ok()) return done(room, {});
+  Callback<MessageId> sent = [limit = limit_, bytes, done = std::move(done)](const Status& status,
+                                                                             MessageId id) {
+    limit->release(bytes);  // first: a handler that sends again finds the room
+    done(status, id);
+  };
+  if (transaction) return route(message)->send(message, transaction, std::move(sent));
+  route(message)->send(message, std::move(sent));
 }
 
 void ProducerImpl::close(Callback<> done) {
   if (closed_.exchange(true)) return done({});
+  if (limit_) limit_->close(Status(errc::closed, "producer on " + topic() + " is closed"));
   auto remaining = std::make_shared<std::atomic<std::size_t>>(partitions_.size() + 1);
   auto finish = [remaining, done](const Status&) {
     if (--*remaining == 0) done({});

@@ -10,6 +10,7 @@
 
 #include "client/backend.hpp"
 #include "client/client_impl.hpp"
+#include "client/send_limits.hpp"
 
 namespace reconsume::detail::client {
 
@@ -21,8 +22,10 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
 
   const std::string& topic() const { return options_.topic; }
   ClientImpl& client() { return *client_; }
-  // Checks the message (delays), picks its partition and sends it — as part of `transaction`
-  // when one is given.
+  // Checks the message (delays), takes room for it (ProducerOptions::maxPendingMessages and
+  // maxPendingBytes, ClientOptions::memoryLimit: it may wait for room on the caller's thread, see
+  // send_limits.hpp), picks its partition and sends it — as part of `transaction` when one is
+  // given. The room is given back when the backend completes the send.
   void send(const OutgoingMessage& message, Callback<MessageId> done,
             const std::shared_ptr<BackendTransaction>& transaction = nullptr);
   void close(Callback<> done) override;
@@ -34,6 +37,7 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   std::shared_ptr<ClientImpl> client_;
   ProducerOptions options_;
   std::vector<std::shared_ptr<BackendProducer>> partitions_;  // set once, before first use
+  std::shared_ptr<ProducerSendLimit> limit_;                  // set once, before first use
   std::atomic<std::uint64_t> roundRobin_{0};
   std::atomic<bool> closed_{false};
 };

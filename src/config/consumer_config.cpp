@@ -203,6 +203,9 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
       enumField(fields, "initialPosition", kInitialPositions).value_or(options.initialPosition);
   options.consumerName = fields.string("consumerName").value_or("");
   options.receiverQueueSize = fields.int32("receiverQueueSize").value_or(options.receiverQueueSize);
+  options.maxTotalReceiverQueueSizeAcrossPartitions =
+      fields.int32("maxTotalReceiverQueueSizeAcrossPartitions")
+          .value_or(options.maxTotalReceiverQueueSizeAcrossPartitions);
   if (const auto* retry = fields.object("retry")) {
     options.retry = detail::config::readRetry(*retry, "retry");
   }

@@ -31,6 +31,10 @@ void validateConsumerOptions(const ConsumerOptions& options) {
   if (options.receiverQueueSize < 1) {
     fail("receiverQueueSize", std::to_string(options.receiverQueueSize) + " must be at least 1");
   }
+  if (options.maxTotalReceiverQueueSizeAcrossPartitions < 1) {
+    fail("maxTotalReceiverQueueSizeAcrossPartitions",
+         std::to_string(options.maxTotalReceiverQueueSizeAcrossPartitions) + " must be at least 1");
+  }
   if (options.ackTimeout.count() < 0) {
     fail("ackTimeout",
          formatDuration(options.ackTimeout) + " must not be negative (0 turns it off)");

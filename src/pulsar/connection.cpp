@@ -259,6 +259,10 @@ asio::awaitable<Status> Connection::readLoop(std::shared_ptr<Session> session) {
   }
 }
 
+namespace {
+constexpr std::size_t kKeptWriteBuffer = 1 << 20;
+}  // namespace
+
 asio::awaitable<void> Connection::writeLoop(std::shared_ptr<Session> session) {
   std::string writing;
   while (!session->ended) {
@@ -271,7 +275,13 @@ asio::awaitable<void> Connection::writeLoop(std::shared_ptr<Session> session) {
     session->writing = true;
     Status status = co_await session->stream.write(writing);
     session->writing = false;
-    writing.clear();
+    // A paused broker lets the buffer grow to everything in flight: give that memory back
+    // instead of keeping the largest buffer ever written for the session's life.
+    if (writing.capacity() > kKeptWriteBuffer) {
+      std::string().swap(writing);
+    } else {
+      writing.clear();
+    }
     if (!status.ok()) {
       if (!session->ended) endSession(session, status);
       co_return;

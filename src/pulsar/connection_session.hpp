@@ -26,7 +26,9 @@ struct Connection::Session {
   std::uint64_t id = 0;
   ByteStream stream;
   protocol::FrameDecoder decoder;
-  std::string outbox;                   // frames waiting for the writer
+  // Frames waiting for the writer. Bounded by what may be in flight: producers' admitted
+  // messages, requests, permits and acknowledgements (SPEC.md section 6).
+  std::string outbox;
   boost::asio::steady_timer writeWake;  // an event: the writer waits on it for frames
   Timer healthTimer;
   HealthCheck health;

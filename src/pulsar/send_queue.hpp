@@ -3,6 +3,11 @@
 // receipts matched to the oldest message, send timeouts, and what to write again after a
 // reconnection. Frames are kept as written, so a resend repeats exactly the same bytes.
 //
+// Memory: the client core admits at most maxPendingMessages (and its byte limits) per producer
+// before a message gets here (client/send_limits.hpp), so through the public API the waiting
+// list stays empty and the queue holds at most that many frames; the bound here is the backstop
+// for a backend producer used directly.
+//
 // Thread safety: not synchronised; the producer uses it from its strand only.
 #pragma once
 
@@ -35,8 +40,7 @@ class SendQueue {
     TimePoint deadline;
   };
   // Turns an admitted message into its frame once it has a sequence id.
-  using Encoder =
-      std::function<std::string(protocol::EncodedMessage&, std::uint64_t sequenceId)>;
+  using Encoder = std::function<std::string(protocol::EncodedMessage&, std::uint64_t sequenceId)>;
 
   SendQueue(std::size_t maxPending, bool blockIfFull)
       : maxPending_(maxPending), blockIfFull_(blockIfFull) {}
@@ -45,8 +49,8 @@ class SendQueue {
   // pending: it has the next sequence id and its frame is back()'s (write it if connected);
   // waiting: the queue is full and the message waits for room; busy: full and not blocking
   // (`done` was not kept).
-  Admitted admit(protocol::EncodedMessage message, Callback<MessageId> done,
-                 TimePoint deadline, const Encoder& encode);
+  Admitted admit(protocol::EncodedMessage message, Callback<MessageId> done, TimePoint deadline,
+                 const Encoder& encode);
 
   // The receipt for `sequenceId`: the oldest pending message when it matches. `outOfOrder` is
   // set when the receipt is for a message after the oldest (the broker lost one: reconnect and

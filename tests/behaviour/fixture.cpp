@@ -98,6 +98,11 @@ Client BehaviourTest::connectAnotherClient() {
   return Client::connect(url_);
 }
 
+Client BehaviourTest::connectAnotherClient(ClientOptions options) {
+  if (manualClock_) options.clock = manualClock_;
+  return Client::connect(url_, std::move(options));
+}
+
 Clock::time_point BehaviourTest::now() const {
   return manualClock_ ? manualClock_->now() : std::chrono::system_clock::now();
 }

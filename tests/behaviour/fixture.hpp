@@ -41,6 +41,8 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
   Admin& admin() { return admin_; }
   // A second client on the same broker (as another process of the same service would be).
   Client connectAnotherClient();
+  // The same, with these options (on embedded:// the test's ManualClock is set in them).
+  Client connectAnotherClient(ClientOptions options);
 
   // The broker's time now (the ManualClock on embedded://).
   Clock::time_point now() const;

@@ -38,6 +38,7 @@ TEST(ConsumerConfig, LoadsTheExampleWithEveryKey) {
   EXPECT_EQ(options.initialPosition, InitialPosition::earliest);
   EXPECT_EQ(options.consumerName, "billing-1");
   EXPECT_EQ(options.receiverQueueSize, 500);
+  EXPECT_EQ(options.maxTotalReceiverQueueSizeAcrossPartitions, 20000);
   ASSERT_TRUE(options.retry);
   ASSERT_NE(options.retry->levelTable(), nullptr);
   EXPECT_EQ(*options.retry->levelTable(), DelayLevels::parse("1s 5s 10s 30s 1m 5m 30m 2h"));

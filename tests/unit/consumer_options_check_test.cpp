@@ -53,6 +53,8 @@ TEST(ConsumerOptionsCheck, NeedsASubscription) {
 TEST(ConsumerOptionsCheck, RejectsOutOfRangeNumbersNamingThem) {
   EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.receiverQueueSize = 0; }),
                        "ConsumerOptions.receiverQueueSize 0"));
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.maxTotalReceiverQueueSizeAcrossPartitions = 0; }),
+                       "ConsumerOptions.maxTotalReceiverQueueSizeAcrossPartitions 0"));
   EXPECT_TRUE(
       mentions(errorAfter([](auto& o) { o.ackTimeout = -1s; }), "ConsumerOptions.ackTimeout -1s"));
   EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.negativeAckRedeliveryDelay = -5ms; }),

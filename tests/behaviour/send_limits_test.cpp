@@ -1,0 +1,70 @@
+// Room for pending sends on every backend (SPEC.md section 6): a message that can never fit a
+// byte limit (the client's memoryLimit, a producer's maxPendingBytes) fails at once with
+// too_large naming the limit, on send and asyncSend, for the application's producers and for the
+// retry layer's; the limits of a full queue are tested in tests/unit/send_limits_test.cpp and
+// against a paused broker by reconsume_integration_load.
+#include <future>
+
+#include "fixture.hpp"
+
+namespace reconsume::behaviour {
+namespace {
+
+class SendLimits : public BehaviourTest {};
+
+void expectTooLarge(const std::function<void()>& call, const std::string& limit) {
+  try {
+    call();
+    FAIL() << "no error; expected too_large naming " << limit;
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::too_large) << e.what();
+    EXPECT_NE(std::string(e.what()).find(limit), std::string::npos) << e.what();
+  }
+}
+
+TEST_P(SendLimits, AMessageLargerThanTheMemoryLimitIsTooLarge) {
+  ClientOptions options;
+  options.memoryLimit = 1000;
+  auto client = connectAnotherClient(options);
+  auto topic = uniqueTopic("memory-limit");
+  auto producer = client.createProducer(topic);
+  expectTooLarge([&] { producer.send(std::string(1001, 'x')); }, "memoryLimit 1000");
+  OutgoingMessage big;
+  big.payload = std::string(1001, 'x');
+  std::promise<boost::system::error_code> failed;
+  producer.asyncSend(big, [&](boost::system::error_code ec, MessageId) { failed.set_value(ec); });
+  EXPECT_EQ(failed.get_future().get(), errc::too_large);
+  EXPECT_NO_THROW(producer.send(std::string(1000, 'x'))) << "exactly the limit fits";
+  client.close();
+}
+
+TEST_P(SendLimits, AMessageLargerThanMaxPendingBytesIsTooLarge) {
+  ProducerOptions options;
+  options.topic = uniqueTopic("pending-bytes");
+  options.maxPendingBytes = 100;
+  auto producer = client().createProducer(options);
+  OutgoingMessage message;
+  message.payload = std::string(90, 'x');
+  message.properties = {{"key", "12345678"}};  // 90 + 3 + 8 = 101 bytes
+  expectTooLarge([&] { producer.send(message); }, "maxPendingBytes 100");
+  message.properties = {{"key", "1234567"}};
+  EXPECT_NO_THROW(producer.send(message));
+}
+
+TEST_P(SendLimits, TheRetryProducerSharesTheClientsMemoryLimit) {
+  ClientOptions clientOptions;
+  clientOptions.memoryLimit = 2000;
+  auto client = connectAnotherClient(clientOptions);
+  auto topic = uniqueTopic("retry-limit");
+  auto consumer = client.subscribe(retryOptions(topic, "sub", RetryPolicy::exponential({})));
+  // Fits alone; with the retry layer's properties it no longer fits the limit.
+  client.createProducer(topic).send(std::string(1990, 'x'));
+  auto message = receiveNow(consumer);
+  expectTooLarge([&] { consumer.reconsumeLater(message); }, "memoryLimit 2000");
+  client.close();
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, SendLimits, ::testing::ValuesIn(serviceUrls()), backendName);
+
+}  // namespace
+}  // namespace reconsume::behaviour
