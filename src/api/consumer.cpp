@@ -1,6 +1,9 @@
 #include "reconsume/consumer.hpp"
 
+#include <boost/asio/error.hpp>
+
 #include "api/handle.hpp"
+#include "client/async_receive.hpp"
 #include "client/consumer_impl.hpp"
 #include "client/transaction_impl.hpp"
 #include "common/sync_call.hpp"
@@ -8,6 +11,7 @@
 
 namespace reconsume {
 
+using detail::refuseOnIoThread;
 using detail::Status;
 using detail::syncCall;
 using detail::api::stateOf;
@@ -61,6 +65,46 @@ auto completeWith(detail::client::ConsumerImpl& consumer,
   };
 }
 
+// An async receive that honours the handler's cancellation slot (client/async_receive.hpp).
+// `wrap` turns a received message into the handler's value (Message, or std::optional<Message>,
+// whose default — nothing — a timed-out receive completes with).
+template <typename Value, typename Wrap>
+void startCancellableReceive(detail::client::ConsumerImpl& core,
+                             detail::Completion<void(boost::system::error_code, Value)> done,
+                             std::optional<std::chrono::milliseconds> timeout, Wrap wrap) {
+  using detail::client::AsyncReceive;
+  using Outcome = AsyncReceive::Outcome;
+  auto completion = std::make_shared<decltype(done)>(std::move(done));
+  auto slot = completion->cancellationSlot();
+  auto finish = [completion, client = core.clientPtr(), wrap](AsyncReceive::Step step) {
+    completion->completeAfter([step = std::move(step), client, wrap] {
+      auto result = step();
+      switch (result.outcome) {
+        case Outcome::message:
+          return std::tuple(boost::system::error_code(), Value(wrap(std::move(result.message))));
+        case Outcome::timedOut:
+          return std::tuple(boost::system::error_code(), Value());
+        case Outcome::cancelled:
+          return std::tuple(boost::system::error_code(boost::asio::error::operation_aborted),
+                            Value());
+        case Outcome::failed:
+          break;
+      }
+      client->log().warn("asyncReceive: " + result.status.message);
+      return std::tuple(detail::api::toErrorCode(result.status), Value());
+    });
+  };
+  auto receive = std::make_shared<AsyncReceive>(core.shared_from_this(), std::move(finish));
+  // Installed before the receive starts waiting: a cancellation is then never missed. Every
+  // cancellation type is honoured — a cancelled receive has no effect at all.
+  if (slot.is_connected()) {
+    slot.assign([weak = std::weak_ptr<AsyncReceive>(receive)](boost::asio::cancellation_type) {
+      if (auto self = weak.lock()) self->cancel(Outcome::cancelled);
+    });
+  }
+  receive->start(timeout);
+}
+
 }  // namespace
 
 Consumer::Consumer(std::shared_ptr<detail::client::ConsumerImpl> core,
@@ -68,23 +112,29 @@ Consumer::Consumer(std::shared_ptr<detail::client::ConsumerImpl> core,
     : impl_(std::move(core)), retry_(std::move(retry)) {}
 
 Message Consumer::receive() {
-  return *stateOf(impl_, "Consumer").receive(std::nullopt);
+  auto& core = stateOf(impl_, "Consumer");
+  refuseOnIoThread(core.client().blocking("Consumer::receive", "asyncReceive"));
+  return *core.receive(std::nullopt);
 }
 
 std::optional<Message> Consumer::receive(std::chrono::milliseconds timeout) {
-  return stateOf(impl_, "Consumer").receive(std::chrono::steady_clock::now() + timeout);
+  auto& core = stateOf(impl_, "Consumer");
+  refuseOnIoThread(core.client().blocking("Consumer::receive", "asyncReceive"));
+  return core.receive(std::chrono::steady_clock::now() + timeout);
 }
 
 void Consumer::acknowledge(const Message& message) {
   auto& impl = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { impl.acknowledge(message, done); });
+  syncCall<>(impl.client().blocking("Consumer::acknowledge", "asyncAcknowledge"),
+             [&](auto done) { impl.acknowledge(message, done); });
 }
 
 void Consumer::acknowledge(const Message& message, const Transaction& transaction) {
   auto& impl = stateOf(impl_, "Consumer");
   auto& txn = stateOf(transaction.impl(), "Transaction");
   txn.usableWith(impl.client()).raiseIfFailed();
-  syncCall<>([&](auto done) { impl.acknowledge(message, txn.backend(), done); });
+  syncCall<>(impl.client().blocking("Consumer::acknowledge", "asyncAcknowledge"),
+             [&](auto done) { impl.acknowledge(message, txn.backend(), done); });
 }
 
 void Consumer::negativeAcknowledge(const Message& message) {
@@ -113,7 +163,8 @@ void Consumer::reconsumeLater(const Message& message, std::chrono::milliseconds 
 
 void Consumer::reconsumeLater(const Message& message, const ReconsumeOptions& options) {
   auto& core = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
+  syncCall<>(core.client().blocking("Consumer::reconsumeLater", "asyncReconsumeLater"),
+             [&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
 }
 
 void Consumer::reconsumeLater(const Message& message, std::exception_ptr error) {
@@ -136,8 +187,9 @@ ReconsumeOptions Consumer::reconsumeOptionsFor(const Impl& impl, const std::exce
 
 void Consumer::deadLetter(const Message& message, std::string_view reason) {
   auto& core = stateOf(impl_, "Consumer");
-  syncCall<>(
-      [&](auto done) { deadLetterWith(core, retry_.get(), message, std::string(reason), done); });
+  syncCall<>(core.client().blocking("Consumer::deadLetter", "asyncDeadLetter"), [&](auto done) {
+    deadLetterWith(core, retry_.get(), message, std::string(reason), done);
+  });
 }
 
 boost::asio::any_io_executor Consumer::executorOf(const Impl& impl) {
@@ -146,7 +198,15 @@ boost::asio::any_io_executor Consumer::executorOf(const Impl& impl) {
 
 void Consumer::startReceive(const Impl& impl,
                             detail::Completion<void(boost::system::error_code, Message)> done) {
-  impl.core->receiveAsync(completeWith(*impl.core, std::move(done), "asyncReceive"));
+  startCancellableReceive(*impl.core, std::move(done), std::nullopt,
+                          [](Message message) { return message; });
+}
+
+void Consumer::startReceive(
+    const Impl& impl, std::chrono::milliseconds timeout,
+    detail::Completion<void(boost::system::error_code, std::optional<Message>)> done) {
+  startCancellableReceive(*impl.core, std::move(done), timeout,
+                          [](Message message) { return std::optional<Message>(message); });
 }
 
 void Consumer::startAcknowledge(const Impl& impl, const Message& message, Done done,
@@ -199,7 +259,8 @@ boost::asio::any_io_executor Consumer::executor() const {
 void Consumer::close() {
   auto& core = stateOf(impl_, "Consumer");
   // The retry layer closes its producers, then the core consumer it holds.
-  syncCall<>([&](auto done) { retry_ ? retry_->close(done) : core.close(done); });
+  syncCall<>(core.client().blocking("Consumer::close"),
+             [&](auto done) { retry_ ? retry_->close(done) : core.close(done); });
 }
 
 }  // namespace reconsume

@@ -164,7 +164,7 @@ Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
     if (spec_.options.ackTimeoutRedeliveryBackoff) {
       wait += spec_.options.ackTimeoutRedeliveryBackoff->next(data.redeliveryCount);
     }
-    ackTimeouts_->add(item.slot, data.id, client_->clock()->now() + wait);
+    ackTimeouts_->add(item.slot, data.id, client_->clock()->steadyNow() + wait);
   }
   if (!spec_.durable) {
     std::lock_guard lock(positionMutex_);
@@ -195,6 +195,14 @@ void ConsumerImpl::receiveAsync(Callback<Message> done) {
       done({}, self->handOut(std::move(item)));
     });
   });
+}
+
+ReceiveQueue::Ticket ConsumerImpl::waitForItem(ReceiveQueue::Waiter waiter) {
+  if (closed_) {
+    waiter(closedStatus(), {});
+    return 0;
+  }
+  return queue_.popAsync(std::move(waiter));
 }
 
 Status ConsumerImpl::slotOf(const Message& message, std::size_t& slot) const {
@@ -250,7 +258,7 @@ Status ConsumerImpl::negativeAcknowledge(const Message& message) {
   if (const auto& backoff = spec_.options.negativeAckRedeliveryBackoff) {
     wait = std::max<std::chrono::milliseconds>(100ms, backoff->next(message.redeliveryCount()));
   }
-  negativeAcks_->add(slot, message.id(), client_->clock()->now() + wait);
+  negativeAcks_->add(slot, message.id(), client_->clock()->steadyNow() + wait);
   return {};
 }
 
