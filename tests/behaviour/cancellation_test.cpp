@@ -6,6 +6,7 @@
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/experimental/awaitable_operators.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/use_future.hpp>
@@ -57,7 +58,8 @@ TEST_P(Cancellation, ACancelledReceiveEndsAtOnceAndTakesNothing) {
   std::promise<boost::system::error_code> ended;
   consumer.asyncReceive(asio::bind_cancellation_slot(
       signal.slot(), [&](boost::system::error_code ec, Message) { ended.set_value(ec); }));
-  signal.emit(asio::cancellation_type::terminal);
+  // A cancellation signal is not thread-safe: emitted where the handler runs, as Asio requires.
+  asio::post(client().executor(), [&] { signal.emit(asio::cancellation_type::terminal); });
   auto future = ended.get_future();
   ASSERT_EQ(future.wait_for(30s), std::future_status::ready);
   EXPECT_EQ(future.get(), asio::error::operation_aborted);
