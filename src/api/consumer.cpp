@@ -1,9 +1,7 @@
 #include "reconsume/consumer.hpp"
 
-#include <boost/asio/error.hpp>
-
+#include "api/cancellable_receive.hpp"
 #include "api/handle.hpp"
-#include "client/async_receive.hpp"
 #include "client/consumer_impl.hpp"
 #include "client/transaction_impl.hpp"
 #include "common/sync_call.hpp"
@@ -63,46 +61,6 @@ auto completeWith(detail::client::ConsumerImpl& consumer,
     if (!status.ok()) client->log().warn(std::string(operation) + ": " + status.message);
     completion->complete(detail::api::toErrorCode(status), std::move(args)...);
   };
-}
-
-// An async receive that honours the handler's cancellation slot (client/async_receive.hpp).
-// `wrap` turns a received message into the handler's value (Message, or std::optional<Message>,
-// whose default — nothing — a timed-out receive completes with).
-template <typename Value, typename Wrap>
-void startCancellableReceive(detail::client::ConsumerImpl& core,
-                             detail::Completion<void(boost::system::error_code, Value)> done,
-                             std::optional<std::chrono::milliseconds> timeout, Wrap wrap) {
-  using detail::client::AsyncReceive;
-  using Outcome = AsyncReceive::Outcome;
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
-  auto slot = completion->cancellationSlot();
-  auto finish = [completion, client = core.clientPtr(), wrap](AsyncReceive::Step step) {
-    completion->completeAfter([step = std::move(step), client, wrap] {
-      auto result = step();
-      switch (result.outcome) {
-        case Outcome::message:
-          return std::tuple(boost::system::error_code(), Value(wrap(std::move(result.message))));
-        case Outcome::timedOut:
-          return std::tuple(boost::system::error_code(), Value());
-        case Outcome::cancelled:
-          return std::tuple(boost::system::error_code(boost::asio::error::operation_aborted),
-                            Value());
-        case Outcome::failed:
-          break;
-      }
-      client->log().warn("asyncReceive: " + result.status.message);
-      return std::tuple(detail::api::toErrorCode(result.status), Value());
-    });
-  };
-  auto receive = std::make_shared<AsyncReceive>(core.shared_from_this(), std::move(finish));
-  // Installed before the receive starts waiting: a cancellation is then never missed. Every
-  // cancellation type is honoured — a cancelled receive has no effect at all.
-  if (slot.is_connected()) {
-    slot.assign([weak = std::weak_ptr<AsyncReceive>(receive)](boost::asio::cancellation_type) {
-      if (auto self = weak.lock()) self->cancel(Outcome::cancelled);
-    });
-  }
-  receive->start(timeout);
 }
 
 }  // namespace
@@ -198,15 +156,16 @@ boost::asio::any_io_executor Consumer::executorOf(const Impl& impl) {
 
 void Consumer::startReceive(const Impl& impl,
                             detail::Completion<void(boost::system::error_code, Message)> done) {
-  startCancellableReceive(*impl.core, std::move(done), std::nullopt,
-                          [](Message message) { return message; });
+  detail::api::startCancellableReceive(*impl.core, std::move(done), std::nullopt, "asyncReceive",
+                                       [](Message message) { return message; });
 }
 
 void Consumer::startReceive(
     const Impl& impl, std::chrono::milliseconds timeout,
     detail::Completion<void(boost::system::error_code, std::optional<Message>)> done) {
-  startCancellableReceive(*impl.core, std::move(done), timeout,
-                          [](Message message) { return std::optional<Message>(message); });
+  detail::api::startCancellableReceive(
+      *impl.core, std::move(done), timeout, "asyncReceive",
+      [](Message message) { return std::optional<Message>(message); });
 }
 
 void Consumer::startAcknowledge(const Impl& impl, const Message& message, Done done,

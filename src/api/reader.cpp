@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "api/cancellable_receive.hpp"
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
 #include "common/sync_call.hpp"
@@ -83,10 +84,8 @@ boost::asio::any_io_executor Reader::executorOf(const Impl& impl) {
 
 void Reader::startReadNext(const Impl& impl,
                            detail::Completion<void(boost::system::error_code, Message)> done) {
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
-  impl->consumer->receiveAsync([completion](const detail::Status& status, Message message) {
-    completion->complete(detail::api::toErrorCode(status), std::move(message));
-  });
+  detail::api::startCancellableReceive(*impl->consumer, std::move(done), std::nullopt,
+                                       "asyncReadNext", [](Message message) { return message; });
 }
 
 const std::string& Reader::topic() const {

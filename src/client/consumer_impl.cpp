@@ -184,19 +184,6 @@ std::optional<Message> ConsumerImpl::receive(
   return handOut(std::move(*item));
 }
 
-void ConsumerImpl::receiveAsync(Callback<Message> done) {
-  if (closed_) return done(closedStatus(), {});
-  auto self = shared_from_this();
-  queue_.popAsync([self, done = std::move(done)](const Status& status, ReceiveQueue::Item item) {
-    // May run inside a backend's delivery: do the bookkeeping (which may call the backend) on
-    // the io executor instead.
-    boost::asio::post(self->client_->io(), [self, done, status, item = std::move(item)]() mutable {
-      if (!status.ok()) return done(status, {});
-      done({}, self->handOut(std::move(item)));
-    });
-  });
-}
-
 ReceiveQueue::Ticket ConsumerImpl::waitForItem(ReceiveQueue::Waiter waiter) {
   if (closed_) {
     waiter(closedStatus(), {});

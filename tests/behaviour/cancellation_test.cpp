@@ -68,6 +68,26 @@ TEST_P(Cancellation, ACancelledReceiveEndsAtOnceAndTakesNothing) {
   EXPECT_EQ(receiveNow(consumer).data(), "after");
 }
 
+TEST_P(Cancellation, ACancelledReadOfAReaderTakesNothing) {
+  auto topic = uniqueTopic("cancel-read");
+  auto producer = client().createProducer(topic);
+  auto reader = client().createReader(topic);
+
+  asio::cancellation_signal signal;
+  std::promise<boost::system::error_code> ended;
+  reader.asyncReadNext(asio::bind_cancellation_slot(
+      signal.slot(), [&](boost::system::error_code ec, Message) { ended.set_value(ec); }));
+  asio::post(client().executor(), [&] { signal.emit(asio::cancellation_type::total); });
+  auto future = ended.get_future();
+  ASSERT_EQ(future.wait_for(30s), std::future_status::ready);
+  EXPECT_EQ(future.get(), asio::error::operation_aborted);
+
+  producer.send("after");
+  auto next = reader.readNext(10s);
+  ASSERT_TRUE(next.has_value());
+  EXPECT_EQ(next->data(), "after");
+}
+
 TEST_P(Cancellation, TheTimerWinsAndTheMessageWaitsForTheNextReceive) {
   auto topic = uniqueTopic("cancel-or");
   auto consumer = plain(topic);
