@@ -9,7 +9,16 @@
 //
 // Thread safety: a Client is a cheap handle to shared state; all members may be called from
 // several threads at once. close() completes every operation still in flight exactly once, with
-// errc::closed, and closes every producer, consumer and reader created from this client.
+// errc::closed, and closes every producer, consumer and reader created from this client. It gives
+// them at most ClientOptions::operationTimeout to close gracefully (receipts of what was sent, the
+// broker's answers), then shuts the connections down: it returns within operationTimeout even
+// when the broker stopped answering and ProducerOptions::sendTimeout is 0. A second close(), from
+// any thread, returns when the first has finished.
+//
+// Blocking calls (createProducer, subscribe, createReader, partitionsOf, newTransaction, close,
+// and those of Producer, Consumer, Reader and Transaction) made on one of the client's I/O threads
+// — inside an async handler running there — throw Error(errc::would_deadlock) naming the call, at
+// once and on every backend, and start nothing: they would wait for the thread they block.
 // Errors: connect throws Error(errc::invalid_argument) naming the URL for an unknown scheme or a
 // missing host, or naming the option for a bad option value; createProducer, subscribe and
 // createReader throw invalid_argument (bad options), connection_lost, timeout, authentication,

@@ -8,6 +8,21 @@
 // the client's I/O executor), never inside the call that started them and never while a lock of
 // the library is held.
 //
+// Blocking calls (receive, acknowledge, reconsumeLater, deadLetter, close) made on one of the
+// client's I/O threads — inside an async handler that runs there — would wait for that very
+// thread: they throw Error(errc::would_deadlock) at once, naming the call, and start nothing. Use
+// the async form there (or bind the handler to an executor of your own).
+//
+// Cancellation (Asio per-operation cancellation, the completion token's cancellation slot):
+// - asyncReceive (both forms) supports terminal, partial and total cancellation: a cancelled
+//   receive completes with boost::asio::error::operation_aborted and takes no message — one that
+//   arrived meanwhile goes back to the front of the queue for the next receive. So
+//   `co_await (consumer.asyncReceive(use_awaitable) || timer.async_wait(use_awaitable))` never
+//   loses a message. A receive whose message already reached its handler is not cancelled.
+// - asyncAcknowledge, asyncReconsumeLater and asyncDeadLetter ignore cancellation: a request on
+//   the wire cannot be taken back; they complete as they would have.
+// With ioThreads > 1, run coroutines that combine operations (operator||) on a strand.
+//
 // Errors (blocking forms throw Error, async forms pass the error_code):
 // - invalid_argument: a level outside the table, a negative delay, a message this consumer did
 //   not receive, reconsumeLater without a retry policy; nothing was published or acknowledged.
@@ -79,13 +94,25 @@ class Consumer {
   // Straight to the dead-letter topic with DEAD_LETTER_CAUSE=explicit and the reason.
   void deadLetter(const Message& message, std::string_view reason);
 
-  // Handler: void(boost::system::error_code, Message).
+  // Handler: void(boost::system::error_code, Message). Cancellable (see the top of this file).
   template <typename CompletionToken>
   auto asyncReceive(CompletionToken&& token) {
     using Signature = void(boost::system::error_code, Message);
     return boost::asio::async_initiate<CompletionToken, Signature>(
         [impl = handles()](auto handler) {
           startReceive(impl, detail::Completion<Signature>(std::move(handler), executorOf(impl)));
+        },
+        token);
+  }
+  // Handler: void(boost::system::error_code, std::optional<Message>): nothing (and no error) when
+  // no message arrived within `timeout` (real time), as receive(timeout). Cancellable.
+  template <typename CompletionToken>
+  auto asyncReceive(std::chrono::milliseconds timeout, CompletionToken&& token) {
+    using Signature = void(boost::system::error_code, std::optional<Message>);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = handles(), timeout](auto handler) {
+          startReceive(impl, timeout,
+                       detail::Completion<Signature>(std::move(handler), executorOf(impl)));
         },
         token);
   }
@@ -176,6 +203,9 @@ class Consumer {
   static boost::asio::any_io_executor executorOf(const Impl& impl);
   static void startReceive(const Impl& impl,
                            detail::Completion<void(boost::system::error_code, Message)> done);
+  static void startReceive(
+      const Impl& impl, std::chrono::milliseconds timeout,
+      detail::Completion<void(boost::system::error_code, std::optional<Message>)> done);
   static void startAcknowledge(const Impl& impl, const Message& message, Done done,
                                const Transaction& transaction = {});
   static void startReconsumeLater(const Impl& impl, const Message& message,

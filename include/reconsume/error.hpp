@@ -34,6 +34,9 @@ enum class errc {
   // reconsumeLater/deadLetter: the new message is stored, but the acknowledgement of the original
   // was not confirmed (sent again, still unconfirmed); do not call again for that message
   acknowledgement_unconfirmed,
+  // a blocking call made on one of the client's I/O threads (from an async handler): it would
+  // wait for the thread it blocks; nothing was started. Use the async form, or another thread.
+  would_deadlock,
 };
 
 const std::error_category& category() noexcept;

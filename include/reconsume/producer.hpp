@@ -2,6 +2,8 @@
 //
 // Thread safety: a Producer is a cheap handle to shared state; send and asyncSend may be called
 // from several threads at once. Messages sent from one thread are stored in the order sent.
+// send and close throw would_deadlock on the client's I/O threads (inside an async handler).
+// Cancelling asyncSend has no effect: a message on the wire cannot be un-sent.
 // Errors: send throws Error — invalid_argument (deliverAfter negative, both deliverAfter and
 // deliverAt set), too_large (bigger than the broker's maximum message size), timeout (no receipt
 // within ProducerOptions::sendTimeout, or no room for it within that time: see below),
@@ -61,8 +63,7 @@ class Producer {
         token, std::move(message));
   }
   template <typename CompletionToken>
-  auto asyncSend(OutgoingMessage message, const Transaction& transaction,
-                 CompletionToken&& token) {
+  auto asyncSend(OutgoingMessage message, const Transaction& transaction, CompletionToken&& token) {
     using Signature = void(boost::system::error_code, MessageId);
     return boost::asio::async_initiate<CompletionToken, Signature>(
         [impl = impl_, transaction](auto handler, OutgoingMessage m) {

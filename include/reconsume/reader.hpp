@@ -2,6 +2,9 @@
 // acknowledges nothing and leaves no trace on the topic.
 //
 // Thread safety: one thread at a time should read; close() may be called from any thread.
+// Blocking calls throw would_deadlock on the client's I/O threads (inside an async handler).
+// asyncReadNext honours terminal, partial and total cancellation as Consumer::asyncReceive does:
+// it completes with operation_aborted and leaves the message for the next read.
 // Errors: readNext throws Error — closed, connection_lost; createReader throws not_found for a
 // topic that does not exist when the broker does not create topics on demand.
 #pragma once

@@ -16,7 +16,8 @@
 //
 // Thread safety: a Transaction is a cheap handle to shared state; every member may be called from
 // several threads. Handlers of async calls run on their associated executor (by default the
-// client's I/O executor), never inside the call that started them.
+// client's I/O executor), never inside the call that started them. commit and abort throw
+// would_deadlock on the client's I/O threads; cancelling asyncCommit or asyncAbort has no effect.
 // Errors (blocking forms throw Error, async forms pass the error_code):
 // - newTransaction: unsupported (no coordinator on the broker), unavailable, timeout, closed,
 //   invalid_argument (a timeout that is not positive).

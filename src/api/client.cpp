@@ -28,24 +28,27 @@ Producer Client::createProducer(std::string_view topic) {
 }
 
 Producer Client::createProducer(const ProducerOptions& options) {
-  stateOf(impl_, "Client");
+  auto& impl = stateOf(impl_, "Client");
   auto [producer] = syncCall<std::shared_ptr<detail::client::ProducerImpl>>(
+      impl.blocking("Client::createProducer"),
       [&](auto done) { detail::client::ProducerImpl::create(impl_, options, done); });
   return Producer(std::move(producer));
 }
 
 Consumer Client::subscribe(const ConsumerOptions& options) {
-  stateOf(impl_, "Client");
+  auto& impl = stateOf(impl_, "Client");
   auto checked = detail::config::normalizeConsumerOptions(options);
+  auto call = impl.blocking("Client::subscribe");
   if (!checked.retry && checked.maxRedeliverCount == 0 && checked.categories.empty()) {
     // Without a retry policy or a dead-letter rule no retry code is involved.
-    auto [core] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>([&](auto done) {
+    auto [core] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>(call, [&](auto done) {
       detail::client::ConsumerImpl::create(impl_, detail::client::ConsumerSpec::of(checked), done);
     });
     return Consumer(std::move(core), nullptr);
   }
-  auto [retry] = syncCall<std::shared_ptr<detail::retry::Reconsumer>>(
-      [&](auto done) { detail::retry::Reconsumer::subscribe(impl_, std::move(checked), done); });
+  auto [retry] = syncCall<std::shared_ptr<detail::retry::Reconsumer>>(call, [&](auto done) {
+    detail::retry::Reconsumer::subscribe(impl_, std::move(checked), done);
+  });
   return Consumer(retry->consumer(), retry);
 }
 
@@ -58,13 +61,15 @@ Reader Client::createReader(std::string_view topic) {
 int Client::partitionsOf(std::string_view topic) {
   auto& impl = stateOf(impl_, "Client");
   auto name = detail::canonicalTopic(topic);
-  auto [count] = syncCall<int>([&](auto done) { impl.backend().partitions(name, done); });
+  auto [count] = syncCall<int>(impl.blocking("Client::partitionsOf"),
+                               [&](auto done) { impl.backend().partitions(name, done); });
   return count;
 }
 
 Transaction Client::newTransaction(TransactionOptions options) {
-  stateOf(impl_, "Client");
+  auto& impl = stateOf(impl_, "Client");
   auto [transaction] = syncCall<std::shared_ptr<detail::client::TransactionImpl>>(
+      impl.blocking("Client::newTransaction", "asyncNewTransaction"),
       [&](auto done) { detail::client::TransactionImpl::begin(impl_, options.timeout, done); });
   return Transaction(std::move(transaction));
 }
@@ -100,7 +105,7 @@ const std::shared_ptr<Clock>& Client::clock() const {
 
 void Client::close() {
   auto& impl = stateOf(impl_, "Client");
-  syncCall<>([&](auto done) { impl.close(done); });
+  syncCall<>(impl.blocking("Client::close"), [&](auto done) { impl.close(done); });
 }
 
 }  // namespace reconsume

@@ -1,5 +1,6 @@
 #include "reconsume/consumer.hpp"
 
+#include "api/cancellable_receive.hpp"
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
 #include "client/transaction_impl.hpp"
@@ -8,6 +9,7 @@
 
 namespace reconsume {
 
+using detail::refuseOnIoThread;
 using detail::Status;
 using detail::syncCall;
 using detail::api::stateOf;
@@ -68,23 +70,29 @@ Consumer::Consumer(std::shared_ptr<detail::client::ConsumerImpl> core,
     : impl_(std::move(core)), retry_(std::move(retry)) {}
 
 Message Consumer::receive() {
-  return *stateOf(impl_, "Consumer").receive(std::nullopt);
+  auto& core = stateOf(impl_, "Consumer");
+  refuseOnIoThread(core.client().blocking("Consumer::receive", "asyncReceive"));
+  return *core.receive(std::nullopt);
 }
 
 std::optional<Message> Consumer::receive(std::chrono::milliseconds timeout) {
-  return stateOf(impl_, "Consumer").receive(std::chrono::steady_clock::now() + timeout);
+  auto& core = stateOf(impl_, "Consumer");
+  refuseOnIoThread(core.client().blocking("Consumer::receive", "asyncReceive"));
+  return core.receive(std::chrono::steady_clock::now() + timeout);
 }
 
 void Consumer::acknowledge(const Message& message) {
   auto& impl = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { impl.acknowledge(message, done); });
+  syncCall<>(impl.client().blocking("Consumer::acknowledge", "asyncAcknowledge"),
+             [&](auto done) { impl.acknowledge(message, done); });
 }
 
 void Consumer::acknowledge(const Message& message, const Transaction& transaction) {
   auto& impl = stateOf(impl_, "Consumer");
   auto& txn = stateOf(transaction.impl(), "Transaction");
   txn.usableWith(impl.client()).raiseIfFailed();
-  syncCall<>([&](auto done) { impl.acknowledge(message, txn.backend(), done); });
+  syncCall<>(impl.client().blocking("Consumer::acknowledge", "asyncAcknowledge"),
+             [&](auto done) { impl.acknowledge(message, txn.backend(), done); });
 }
 
 void Consumer::negativeAcknowledge(const Message& message) {
@@ -113,7 +121,8 @@ void Consumer::reconsumeLater(const Message& message, std::chrono::milliseconds 
 
 void Consumer::reconsumeLater(const Message& message, const ReconsumeOptions& options) {
   auto& core = stateOf(impl_, "Consumer");
-  syncCall<>([&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
+  syncCall<>(core.client().blocking("Consumer::reconsumeLater", "asyncReconsumeLater"),
+             [&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
 }
 
 void Consumer::reconsumeLater(const Message& message, std::exception_ptr error) {
@@ -136,8 +145,9 @@ ReconsumeOptions Consumer::reconsumeOptionsFor(const Impl& impl, const std::exce
 
 void Consumer::deadLetter(const Message& message, std::string_view reason) {
   auto& core = stateOf(impl_, "Consumer");
-  syncCall<>(
-      [&](auto done) { deadLetterWith(core, retry_.get(), message, std::string(reason), done); });
+  syncCall<>(core.client().blocking("Consumer::deadLetter", "asyncDeadLetter"), [&](auto done) {
+    deadLetterWith(core, retry_.get(), message, std::string(reason), done);
+  });
 }
 
 boost::asio::any_io_executor Consumer::executorOf(const Impl& impl) {
@@ -146,7 +156,16 @@ boost::asio::any_io_executor Consumer::executorOf(const Impl& impl) {
 
 void Consumer::startReceive(const Impl& impl,
                             detail::Completion<void(boost::system::error_code, Message)> done) {
-  impl.core->receiveAsync(completeWith(*impl.core, std::move(done), "asyncReceive"));
+  detail::api::startCancellableReceive(*impl.core, std::move(done), std::nullopt, "asyncReceive",
+                                       [](Message message) { return message; });
+}
+
+void Consumer::startReceive(
+    const Impl& impl, std::chrono::milliseconds timeout,
+    detail::Completion<void(boost::system::error_code, std::optional<Message>)> done) {
+  detail::api::startCancellableReceive(
+      *impl.core, std::move(done), timeout, "asyncReceive",
+      [](Message message) { return std::optional<Message>(message); });
 }
 
 void Consumer::startAcknowledge(const Impl& impl, const Message& message, Done done,
@@ -199,7 +218,8 @@ boost::asio::any_io_executor Consumer::executor() const {
 void Consumer::close() {
   auto& core = stateOf(impl_, "Consumer");
   // The retry layer closes its producers, then the core consumer it holds.
-  syncCall<>([&](auto done) { retry_ ? retry_->close(done) : core.close(done); });
+  syncCall<>(core.client().blocking("Consumer::close"),
+             [&](auto done) { retry_ ? retry_->close(done) : core.close(done); });
 }
 
 }  // namespace reconsume

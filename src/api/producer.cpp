@@ -20,7 +20,8 @@ MessageId Producer::send(std::string_view payload) {
 
 MessageId Producer::send(const OutgoingMessage& message) {
   auto& impl = stateOf(impl_, "Producer");
-  auto [id] = syncCall<MessageId>([&](auto done) { impl.send(message, done); });
+  auto [id] = syncCall<MessageId>(impl.client().blocking("Producer::send", "asyncSend"),
+                                  [&](auto done) { impl.send(message, done); });
   return id;
 }
 
@@ -28,7 +29,8 @@ MessageId Producer::send(const OutgoingMessage& message, const Transaction& tran
   auto& impl = stateOf(impl_, "Producer");
   auto& txn = detail::api::stateOf(transaction.impl(), "Transaction");
   txn.usableWith(impl.client()).raiseIfFailed();
-  auto [id] = syncCall<MessageId>([&](auto done) { impl.send(message, done, txn.backend()); });
+  auto [id] = syncCall<MessageId>(impl.client().blocking("Producer::send", "asyncSend"),
+                                  [&](auto done) { impl.send(message, done, txn.backend()); });
   return id;
 }
 
@@ -68,7 +70,7 @@ boost::asio::any_io_executor Producer::executor() const {
 
 void Producer::close() {
   auto& impl = stateOf(impl_, "Producer");
-  syncCall<>([&](auto done) { impl.close(done); });
+  syncCall<>(impl.client().blocking("Producer::close"), [&](auto done) { impl.close(done); });
 }
 
 }  // namespace reconsume

@@ -2,6 +2,7 @@
 
 #include <atomic>
 
+#include "api/cancellable_receive.hpp"
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
 #include "common/sync_call.hpp"
@@ -27,7 +28,7 @@ using detail::api::stateOf;
 Reader::Reader(std::shared_ptr<detail::api::ReaderImpl> impl) : impl_(std::move(impl)) {}
 
 Reader Client::createReader(const ReaderOptions& options) {
-  stateOf(impl_, "Client");
+  auto& client = stateOf(impl_, "Client");
   static std::atomic<std::uint64_t> readers{0};
   detail::client::ConsumerSpec spec;
   spec.topics.push_back({detail::canonicalTopic(options.topic), SubscriptionType::exclusive,
@@ -44,6 +45,7 @@ Reader Client::createReader(const ReaderOptions& options) {
   spec.startMessageId = options.startMessageId;
   spec.startMessageIdInclusive = options.startMessageIdInclusive;
   auto [consumer] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>(
+      client.blocking("Client::createReader"),
       [&](auto done) { detail::client::ConsumerImpl::create(impl_, spec, done); });
   auto reader = std::make_shared<detail::api::ReaderImpl>();
   reader->consumer = std::move(consumer);
@@ -53,21 +55,27 @@ Reader Client::createReader(const ReaderOptions& options) {
 
 bool Reader::hasMessageAvailable() {
   auto& consumer = *stateOf(impl_, "Reader").consumer;
-  auto [available] = syncCall<bool>([&](auto done) { consumer.hasMessageAvailable(done); });
+  auto [available] = syncCall<bool>(consumer.client().blocking("Reader::hasMessageAvailable"),
+                                    [&](auto done) { consumer.hasMessageAvailable(done); });
   return available;
 }
 
 Message Reader::readNext() {
-  return *stateOf(impl_, "Reader").consumer->receive(std::nullopt);
+  auto& consumer = *stateOf(impl_, "Reader").consumer;
+  detail::refuseOnIoThread(consumer.client().blocking("Reader::readNext", "asyncReadNext"));
+  return *consumer.receive(std::nullopt);
 }
 
 std::optional<Message> Reader::readNext(std::chrono::milliseconds timeout) {
-  return stateOf(impl_, "Reader").consumer->receive(std::chrono::steady_clock::now() + timeout);
+  auto& consumer = *stateOf(impl_, "Reader").consumer;
+  detail::refuseOnIoThread(consumer.client().blocking("Reader::readNext", "asyncReadNext"));
+  return consumer.receive(std::chrono::steady_clock::now() + timeout);
 }
 
 void Reader::seek(const MessageId& id) {
   auto& consumer = *stateOf(impl_, "Reader").consumer;
-  syncCall<>([&](auto done) { consumer.seek(id, done); });
+  syncCall<>(consumer.client().blocking("Reader::seek"),
+             [&](auto done) { consumer.seek(id, done); });
 }
 
 boost::asio::any_io_executor Reader::executorOf(const Impl& impl) {
@@ -76,10 +84,8 @@ boost::asio::any_io_executor Reader::executorOf(const Impl& impl) {
 
 void Reader::startReadNext(const Impl& impl,
                            detail::Completion<void(boost::system::error_code, Message)> done) {
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
-  impl->consumer->receiveAsync([completion](const detail::Status& status, Message message) {
-    completion->complete(detail::api::toErrorCode(status), std::move(message));
-  });
+  detail::api::startCancellableReceive(*impl->consumer, std::move(done), std::nullopt,
+                                       "asyncReadNext", [](Message message) { return message; });
 }
 
 const std::string& Reader::topic() const {
@@ -92,7 +98,7 @@ boost::asio::any_io_executor Reader::executor() const {
 
 void Reader::close() {
   auto& consumer = *stateOf(impl_, "Reader").consumer;
-  syncCall<>([&](auto done) { consumer.close(done); });
+  syncCall<>(consumer.client().blocking("Reader::close"), [&](auto done) { consumer.close(done); });
 }
 
 }  // namespace reconsume

@@ -18,12 +18,14 @@ std::string Transaction::id() const {
 
 void Transaction::commit() {
   auto& impl = stateOf(impl_, "Transaction");
-  syncCall<>([&](auto done) { impl.commit(done); });
+  syncCall<>(impl.client().blocking("Transaction::commit", "asyncCommit"),
+             [&](auto done) { impl.commit(done); });
 }
 
 void Transaction::abort() {
   auto& impl = stateOf(impl_, "Transaction");
-  syncCall<>([&](auto done) { impl.abort(done); });
+  syncCall<>(impl.client().blocking("Transaction::abort", "asyncAbort"),
+             [&](auto done) { impl.abort(done); });
 }
 
 boost::asio::any_io_executor Transaction::executor() const {
@@ -37,8 +39,8 @@ boost::asio::any_io_executor Transaction::executorOf(const Impl& impl) {
 void Transaction::startEnd(const Impl& impl, bool commit, Done done) {
   auto completion = std::make_shared<Done>(std::move(done));
   auto client = impl->client().shared_from_this();
-  auto finish = [completion, client, commit, id = impl->backend()->id()](
-                    const detail::Status& status) {
+  auto finish = [completion, client, commit,
+                 id = impl->backend()->id()](const detail::Status& status) {
     if (!status.ok()) {
       client->log().warn(std::string(commit ? "asyncCommit " : "asyncAbort ") + id.toString() +
                          ": " + status.message);

@@ -1,6 +1,7 @@
 #include "client/client_impl.hpp"
 
 #include <atomic>
+#include <boost/asio/post.hpp>
 
 #include "embedded/embedded_backend.hpp"
 #include "pulsar/pulsar_backend.hpp"
@@ -89,21 +90,55 @@ bool ClientImpl::closed() const {
 void ClientImpl::close(Callback<> done) {
   bool first = false;
   auto objects = open_.closeAll(&first);
-  if (!first) return done({});
+  if (!first) {
+    // Another close is under way: done when it is.
+    {
+      std::lock_guard lock(closeMutex_);
+      if (!closeFinished_) return closeWaiters_.push_back(std::move(done));
+    }
+    return done({});
+  }
   // Sends waiting for room give up now rather than at their timeout.
   sendLimits_->close(Status(errc::closed, "the client for " + url_.text + " is closed"));
+  // Everything below may outlive this object (the destructor closes too): it holds what it uses.
+  auto backend = backend_;
+  std::weak_ptr<Runtime> runtime = runtime_;
+  auto finished = [this, self = weak_from_this(), done](const Status&) {
+    std::vector<Callback<>> waiters;
+    if (auto alive = self.lock()) {
+      std::lock_guard lock(closeMutex_);
+      closeFinished_ = true;
+      waiters.swap(closeWaiters_);
+    }
+    for (auto& waiter : waiters) waiter({});
+    done({});
+  };
   // Close every object, then the backend; `done` once all of it completed.
   auto remaining = std::make_shared<std::atomic<std::size_t>>(objects.size() + 1);
-  auto backend = backend_;
-  auto finish = [remaining, backend, done](const Status&) {
+  auto finish = [remaining, backend, runtime, finished](const Status&) {
     if (--*remaining != 0) return;
+    if (auto r = runtime.lock()) {
+      boost::asio::post(r->strand, [runtime] {
+        if (auto r = runtime.lock()) r->closeGrace.cancel();
+      });
+    }
     // No backend when connecting it failed (connect threw): nothing more to close.
     if (backend) {
-      backend->close(done);
+      backend->close(finished);
     } else {
-      done({});
+      finished({});
     }
   };
+  // A close that needs the broker (receipts with no sendTimeout, a close request) gets
+  // operationTimeout; then the backend's shutdown completes everything still open with closed.
+  boost::asio::post(runtime_->strand, [runtime, backend, wait = options_.operationTimeout] {
+    auto r = runtime.lock();
+    if (!r) return;
+    r->closeGrace.expires_after(wait);
+    r->closeGrace.async_wait([backend](const boost::system::error_code& ec) {
+      if (!ec && backend) backend->close([](const Status&) {});
+    });
+  });
   for (auto& object : objects) object->close(finish);
   finish({});
 }

@@ -5,6 +5,8 @@
 #include <boost/asio/any_io_executor.hpp>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -16,6 +18,7 @@
 #include "common/log.hpp"
 #include "common/open_handles.hpp"
 #include "common/service_url.hpp"
+#include "common/sync_call.hpp"
 #include "reconsume/client_options.hpp"
 
 namespace reconsume::detail::client {
@@ -42,12 +45,20 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   const std::shared_ptr<ClientSendLimits>& sendLimits() const { return sendLimits_; }
   boost::asio::any_io_executor executor() { return runtime_->io.get_executor(); }
   boost::asio::io_context& io() { return runtime_->io; }
+  // A blocking call of the public API on this client (refused on its I/O threads: sync_call.hpp).
+  BlockingCall blocking(std::string_view name, std::string_view asyncForm = {}) {
+    return {runtime_->io, name, asyncForm};
+  }
 
   // Registers an object to close with the client; fails with errc::closed once the client is
   // closing (the caller then closes the object itself).
   Status track(const std::shared_ptr<Closeable>& object);
   bool closed() const;
 
+  // Closes every object, gracefully for at most operationTimeout (receipts of what was sent, the
+  // broker's answers to the closes), then shuts the backend down: what is still in flight
+  // completes with errc::closed. `done` once all of it completed — for a second close too, which
+  // waits for the first.
   void close(Callback<> done);
 
  private:
@@ -61,9 +72,14 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   // The I/O context and its threads. Each thread holds it too: when the last handle is dropped by
   // a handler on one of these threads, the context must outlive that thread's run().
   struct Runtime {
-    explicit Runtime(int threads) : io(threads), work(io.get_executor()) {}
+    explicit Runtime(int threads)
+        : io(threads), work(io.get_executor()), strand(io.get_executor()), closeGrace(strand) {}
     boost::asio::io_context io;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work;
+    // How long close() lets objects close gracefully; on a strand, since the close that ends
+    // early cancels it from any thread. Declared after `io`: it must go first.
+    boost::asio::strand<boost::asio::io_context::executor_type> strand;
+    boost::asio::steady_timer closeGrace;
     std::vector<std::thread> threads;
   };
   std::shared_ptr<Runtime> runtime_;
@@ -71,6 +87,9 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   std::shared_ptr<Backend> backend_;
 
   OpenHandles<Closeable> open_;
+  std::mutex closeMutex_;
+  bool closeFinished_ = false;            // guarded by closeMutex_
+  std::vector<Callback<>> closeWaiters_;  // later closes waiting for the first; closeMutex_
 };
 
 }  // namespace reconsume::detail::client

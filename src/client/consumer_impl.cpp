@@ -179,7 +179,7 @@ Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
     if (spec_.options.ackTimeoutRedeliveryBackoff) {
       wait += spec_.options.ackTimeoutRedeliveryBackoff->next(data.redeliveryCount);
     }
-    ackTimeouts_->add(item.slot, data.id, client_->clock()->now() + wait);
+    ackTimeouts_->add(item.slot, data.id, client_->clock()->steadyNow() + wait);
   }
   if (!spec_.durable) {
     std::lock_guard lock(positionMutex_);
@@ -199,17 +199,12 @@ std::optional<Message> ConsumerImpl::receive(
   return handOut(std::move(*item));
 }
 
-void ConsumerImpl::receiveAsync(Callback<Message> done) {
-  if (closed_) return done(closedStatus(), {});
-  auto self = shared_from_this();
-  queue_.popAsync([self, done = std::move(done)](const Status& status, ReceiveQueue::Item item) {
-    // May run inside a backend's delivery: do the bookkeeping (which may call the backend) on
-    // the io executor instead.
-    boost::asio::post(self->client_->io(), [self, done, status, item = std::move(item)]() mutable {
-      if (!status.ok()) return done(status, {});
-      done({}, self->handOut(std::move(item)));
-    });
-  });
+ReceiveQueue::Ticket ConsumerImpl::waitForItem(ReceiveQueue::Waiter waiter) {
+  if (closed_) {
+    waiter(closedStatus(), {});
+    return 0;
+  }
+  return queue_.popAsync(std::move(waiter));
 }
 
 Status ConsumerImpl::slotOf(const Message& message, std::size_t& slot) const {
@@ -265,7 +260,7 @@ Status ConsumerImpl::negativeAcknowledge(const Message& message) {
   if (const auto& backoff = spec_.options.negativeAckRedeliveryBackoff) {
     wait = std::max<std::chrono::milliseconds>(100ms, backoff->next(message.redeliveryCount()));
   }
-  negativeAcks_->add(slot, message.id(), client_->clock()->now() + wait);
+  negativeAcks_->add(slot, message.id(), client_->clock()->steadyNow() + wait);
   return {};
 }
 

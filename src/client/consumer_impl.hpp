@@ -48,8 +48,14 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
 
   // The next message; `deadline` in real time (nothing when it passed).
   std::optional<Message> receive(std::optional<std::chrono::steady_clock::time_point> deadline);
-  // The handler gets the next message; completes on the io executor, never inline.
-  void receiveAsync(Callback<Message> done);
+  // The parts of an async receive that may be cancelled (client/async_receive.hpp): wait in line
+  // for the next item (the waiter is quick: it may run inside a backend's delivery), leave the
+  // line, hand an item out to the application (flow permits, ack timeout, position), or give back
+  // an item not handed out (the next receive gets it).
+  ReceiveQueue::Ticket waitForItem(ReceiveQueue::Waiter waiter);
+  bool withdraw(ReceiveQueue::Ticket ticket) { return queue_.withdraw(ticket); }
+  Message handOut(ReceiveQueue::Item item);
+  void giveBack(ReceiveQueue::Item item) { queue_.giveBack(std::move(item)); }
 
   void acknowledge(const Message& message, Callback<> done);
   // As part of `transaction`: pending until it commits; an abort makes the message available
@@ -86,8 +92,6 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   // maxTotalReceiverQueueSizeAcrossPartitions.
   void limitReceiverQueues(std::vector<SubscribeSpec>& specs);
   void subscribeAll(std::vector<SubscribeSpec> specs, Callback<> done);
-  // Bookkeeping when a message goes to the application: flow permits, ack timeout, position.
-  Message handOut(ReceiveQueue::Item item);
   // A message of `slot` left the queue: flow permits go back in bunches.
   void taken(std::size_t slot);
   // A poison message that arrived: to the poison sink instead of the application.

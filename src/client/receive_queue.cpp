@@ -1,18 +1,46 @@
 #include "client/receive_queue.hpp"
 
+#include <algorithm>
+
 namespace reconsume::detail::client {
+
+namespace {
+
+std::uint64_t& epochOf(std::vector<std::uint64_t>& epochs, std::size_t slot) {
+  if (epochs.size() <= slot) epochs.resize(slot + 1, 0);
+  return epochs[slot];
+}
+
+}  // namespace
 
 void ReceiveQueue::push(Item item) {
   Waiter waiter;
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;
+    item.epoch = epochOf(epochs_, item.slot);
     if (waiters_.empty()) {
       items_.push_back(std::move(item));
       available_.notify_one();
       return;
     }
-    waiter = std::move(waiters_.front());
+    waiter = std::move(waiters_.front().second);
+    waiters_.pop_front();
+  }
+  waiter({}, std::move(item));
+}
+
+void ReceiveQueue::giveBack(Item item) {
+  Waiter waiter;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_ || item.epoch != epochOf(epochs_, item.slot)) return;
+    if (waiters_.empty()) {
+      items_.push_front(std::move(item));
+      available_.notify_one();
+      return;
+    }
+    waiter = std::move(waiters_.front().second);
     waiters_.pop_front();
   }
   waiter({}, std::move(item));
@@ -20,6 +48,7 @@ void ReceiveQueue::push(Item item) {
 
 void ReceiveQueue::drop(std::size_t slot) {
   std::lock_guard lock(mutex_);
+  ++epochOf(epochs_, slot);
   std::erase_if(items_, [slot](const Item& item) { return item.slot == slot; });
 }
 
@@ -40,26 +69,38 @@ Status ReceiveQueue::pop(std::optional<std::chrono::steady_clock::time_point> de
   return *closed_;
 }
 
-void ReceiveQueue::popAsync(Waiter waiter) {
+ReceiveQueue::Ticket ReceiveQueue::popAsync(Waiter waiter) {
   std::optional<Item> item;
   Status failure;
+  Ticket ticket = 0;
   {
     std::lock_guard lock(mutex_);
+    ticket = nextTicket_++;
     if (!items_.empty()) {
       item = std::move(items_.front());
       items_.pop_front();
     } else if (closed_) {
       failure = *closed_;
     } else {
-      waiters_.push_back(std::move(waiter));
-      return;
+      waiters_.emplace_back(ticket, std::move(waiter));
+      return ticket;
     }
   }
   waiter(failure, item ? std::move(*item) : Item{});
+  return ticket;
+}
+
+bool ReceiveQueue::withdraw(Ticket ticket) {
+  std::lock_guard lock(mutex_);
+  auto found = std::find_if(waiters_.begin(), waiters_.end(),
+                            [ticket](const auto& waiter) { return waiter.first == ticket; });
+  if (found == waiters_.end()) return false;
+  waiters_.erase(found);
+  return true;
 }
 
 void ReceiveQueue::close(const Status& why) {
-  std::deque<Waiter> waiters;
+  std::deque<std::pair<Ticket, Waiter>> waiters;
   {
     std::lock_guard lock(mutex_);
     if (closed_) return;
@@ -68,7 +109,7 @@ void ReceiveQueue::close(const Status& why) {
     waiters.swap(waiters_);
   }
   available_.notify_all();
-  for (auto& waiter : waiters) waiter(why, {});
+  for (auto& waiter : waiters) waiter.second(why, {});
 }
 
 std::size_t ReceiveQueue::size() const {

@@ -12,7 +12,7 @@ std::size_t RedeliveryScheduler::KeyHash::operator()(const Key& key) const {
 RedeliveryScheduler::RedeliveryScheduler(std::shared_ptr<Clock> clock, Redeliver redeliver)
     : clock_(std::move(clock)), redeliver_(std::move(redeliver)) {}
 
-void RedeliveryScheduler::add(std::size_t slot, const MessageId& id, Clock::time_point due) {
+void RedeliveryScheduler::add(std::size_t slot, const MessageId& id, Clock::steady_time_point due) {
   std::lock_guard lock(mutex_);
   Key key{slot, id};
   if (auto found = byKey_.find(key); found != byKey_.end()) {
@@ -61,7 +61,7 @@ void RedeliveryScheduler::armLocked() {
   if (timer_) clock_->cancel(*timer_);
   armedFor_ = earliest;
   std::weak_ptr<RedeliveryScheduler> weak = weak_from_this();
-  timer_ = clock_->schedule(earliest, [weak] {
+  timer_ = clock_->scheduleSteady(earliest, [weak] {
     if (auto self = weak.lock()) self->fire();
   });
 }
@@ -71,7 +71,7 @@ void RedeliveryScheduler::fire() {
   {
     std::lock_guard lock(mutex_);
     timer_.reset();
-    auto now = clock_->now();
+    auto now = clock_->steadyNow();
     while (!byDue_.empty() && byDue_.begin()->first <= now) {
       auto key = byDue_.begin()->second;
       due[key.slot].push_back(key.id);

@@ -9,31 +9,62 @@
 
 namespace reconsume {
 
+using namespace std::chrono_literals;
+
 // ---- SystemClock: one timer thread, started with the first timer --------------------------
 
 struct SystemClock::State {
   std::mutex mutex;
   std::condition_variable wake;
-  detail::TimerQueue timers;
+  detail::WallTimers wall;
+  detail::SteadyTimers steady;
+  Clock::TimerId lastId = 0;
   bool stopping = false;
   std::thread thread;
 
   void run() {
     std::unique_lock lock(mutex);
     while (!stopping) {
-      auto now = std::chrono::system_clock::now();
-      if (auto due = timers.popDue(now)) {
+      auto wallNow = std::chrono::system_clock::now();
+      auto steadyNow = std::chrono::steady_clock::now();
+      auto due = wall.popDue(wallNow);
+      if (!due) {
+        if (auto steadyDue = steady.popDue(steadyNow)) due.emplace(wallNow, steadyDue->second);
+      }
+      if (due) {
         lock.unlock();
         due->second();
         lock.lock();
         continue;
       }
-      if (auto next = timers.earliest()) {
-        wake.wait_until(lock, *next);
+      auto nextWall = wall.earliest();
+      auto nextSteady = steady.earliest();
+      if (nextWall && !nextSteady) {
+        wake.wait_until(lock, *nextWall);  // on the wall clock: follows its steps
+      } else if (nextSteady) {
+        auto until = *nextSteady;
+        // Both kinds: wait on the monotonic clock for whichever comes first; a step of the wall
+        // clock meanwhile is seen within a second.
+        if (nextWall) until = std::min({until, steadyNow + (*nextWall - wallNow), steadyNow + 1s});
+        wake.wait_until(lock, until);
       } else {
         wake.wait(lock);
       }
     }
+  }
+
+  template <typename Queue, typename TimePoint>
+  Clock::TimerId add(Queue& queue, TimePoint at, std::function<void()> fn,
+                     const std::shared_ptr<State>& self) {
+    Clock::TimerId id;
+    {
+      std::lock_guard lock(mutex);
+      id = ++lastId;
+      queue.add(id, at, std::move(fn));
+      if (!thread.joinable()) thread = std::thread([self] { self->run(); });
+    }
+    wake.notify_all();
+    return id;
   }
 };
 
@@ -59,21 +90,16 @@ Clock::time_point SystemClock::now() const {
 }
 
 Clock::TimerId SystemClock::schedule(time_point at, std::function<void()> fn) {
-  TimerId id;
-  {
-    std::lock_guard lock(state_->mutex);
-    id = state_->timers.add(at, std::move(fn));
-    if (!state_->thread.joinable()) {
-      state_->thread = std::thread([state = state_] { state->run(); });
-    }
-  }
-  state_->wake.notify_all();
-  return id;
+  return state_->add(state_->wall, at, std::move(fn), state_);
+}
+
+Clock::TimerId SystemClock::scheduleSteady(steady_time_point at, std::function<void()> fn) {
+  return state_->add(state_->steady, at, std::move(fn), state_);
 }
 
 bool SystemClock::cancel(TimerId id) {
   std::lock_guard lock(state_->mutex);
-  return state_->timers.remove(id);
+  return state_->wall.remove(id) || state_->steady.remove(id);
 }
 
 std::shared_ptr<SystemClock> SystemClock::shared() {
@@ -87,8 +113,11 @@ std::shared_ptr<SystemClock> SystemClock::shared() {
 struct ManualClock::State {
   mutable std::mutex mutex;
   std::mutex advancing;  // one advance at a time, so timers run in due order
-  detail::TimerQueue timers;
+  detail::WallTimers wall;
+  detail::SteadyTimers steady;
+  Clock::TimerId lastId = 0;
   time_point now;
+  steady_time_point steadyNow;  // moves with `now`, except at a step of the wall clock
 };
 
 ManualClock::ManualClock(time_point start) : state_(std::make_unique<State>()) {
@@ -107,14 +136,26 @@ Clock::time_point ManualClock::now() const {
   return state_->now;
 }
 
+Clock::steady_time_point ManualClock::steadyNow() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->steadyNow;
+}
+
 Clock::TimerId ManualClock::schedule(time_point at, std::function<void()> fn) {
   std::lock_guard lock(state_->mutex);
-  return state_->timers.add(at, std::move(fn));
+  state_->wall.add(++state_->lastId, at, std::move(fn));
+  return state_->lastId;
+}
+
+Clock::TimerId ManualClock::scheduleSteady(steady_time_point at, std::function<void()> fn) {
+  std::lock_guard lock(state_->mutex);
+  state_->steady.add(++state_->lastId, at, std::move(fn));
+  return state_->lastId;
 }
 
 bool ManualClock::cancel(TimerId id) {
   std::lock_guard lock(state_->mutex);
-  return state_->timers.remove(id);
+  return state_->wall.remove(id) || state_->steady.remove(id);
 }
 
 void ManualClock::advance(std::chrono::milliseconds step) {
@@ -134,18 +175,60 @@ void ManualClock::set(time_point target) {
                                             std::to_string(behind.count()) +
                                             "ms before now; a clock does not go back");
   }
-  while (auto due = state_->timers.popDue(target)) {
-    if (due->first > state_->now) state_->now = due->first;
+  // Wall and monotonic time move together: run the timers of both kinds in the order they fall
+  // due within the step.
+  auto steadyTarget = state_->steadyNow + (target - state_->now);
+  for (;;) {
+    auto wallDue = state_->wall.earliest();
+    auto steadyDue = state_->steady.earliest();
+    bool wallReady = wallDue && *wallDue <= target;
+    bool steadyReady = steadyDue && *steadyDue <= steadyTarget;
+    if (!wallReady && !steadyReady) break;
+    bool wallFirst =
+        wallReady && (!steadyReady || *wallDue - state_->now <= *steadyDue - state_->steadyNow);
+    std::function<void()> fn;
+    if (wallFirst) {
+      auto due = state_->wall.popDue(target);
+      if (due->first > state_->now) {
+        state_->steadyNow += due->first - state_->now;
+        state_->now = due->first;
+      }
+      fn = std::move(due->second);
+    } else {
+      auto due = state_->steady.popDue(steadyTarget);
+      if (due->first > state_->steadyNow) {
+        state_->now += due->first - state_->steadyNow;
+        state_->steadyNow = due->first;
+      }
+      fn = std::move(due->second);
+    }
+    lock.unlock();
+    fn();
+    lock.lock();
+  }
+  state_->now = target;
+  state_->steadyNow = steadyTarget;
+}
+
+void ManualClock::stepWallClock(std::chrono::milliseconds step) {
+  std::lock_guard advancing(state_->advancing);
+  std::unique_lock lock(state_->mutex);
+  state_->now += step;
+  while (auto due = state_->wall.popDue(state_->now)) {
     lock.unlock();
     due->second();
     lock.lock();
   }
-  state_->now = target;
 }
 
 std::optional<Clock::time_point> ManualClock::nextTimer() const {
   std::lock_guard lock(state_->mutex);
-  return state_->timers.earliest();
+  auto wall = state_->wall.earliest();
+  auto steady = state_->steady.earliest();
+  if (!steady) return wall;
+  auto steadyAsWall = state_->now + (*steady - state_->steadyNow);
+  if (!wall) return steadyAsWall;
+  return std::min(*wall, steadyAsWall);
 }
 
 }  // namespace reconsume

@@ -40,6 +40,8 @@ class Category final : public std::error_category {
         return "transaction not found";
       case errc::acknowledgement_unconfirmed:
         return "the new message is stored but the acknowledgement of the original is unconfirmed";
+      case errc::would_deadlock:
+        return "a blocking call on the client's I/O thread would wait for itself";
     }
     return "unknown reconsume error " + std::to_string(value);
   }

@@ -1,18 +1,36 @@
 // Blocking calls built on the internal async operations: start the operation with a callback,
 // wait for it (no wait at all when the backend completed inline, as embedded:// usually does),
-// then return the results or throw the Error. Never call a blocking function from a handler that
-// runs on the client's executor: the operation may need that very thread to complete.
+// then return the results or throw the Error.
+//
+// A blocking call made on one of the client's I/O threads — from an async handler, which runs
+// there by default — would wait for the very thread that has to complete it: on pulsar:// it
+// hangs for ever, on embedded:// it would often complete inline and hide the bug until
+// production. So every blocking call names itself (BlockingCall) and is refused on those threads,
+// on both backends alike, before anything is started.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
 #include <condition_variable>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <string_view>
 #include <tuple>
 
 #include "common/callback.hpp"
 
 namespace reconsume::detail {
+
+// A blocking call of the public API and the I/O context whose threads complete what it waits for.
+struct BlockingCall {
+  boost::asio::io_context& io;
+  std::string_view name;       // "Consumer::acknowledge"
+  std::string_view asyncForm;  // "asyncAcknowledge"; empty when there is none
+};
+
+// Throws Error(errc::would_deadlock) naming the call when the calling thread is running `call.io`
+// (a handler on one of the client's I/O threads).
+void refuseOnIoThread(const BlockingCall& call);
 
 template <typename... Results>
 class SyncCall {
@@ -50,12 +68,14 @@ class SyncCall {
   std::shared_ptr<State> state_;
 };
 
-// Runs `start(callback)` and waits: `auto [id] = syncCall<MessageId>([&](auto cb) { ... });`
+// Refuses `call` on an I/O thread, else runs `start(callback)` and waits:
+// `auto [id] = syncCall<MessageId>(call, [&](auto cb) { ... });`
 template <typename... Results, typename Start>
-std::tuple<Results...> syncCall(Start&& start) {
-  SyncCall<Results...> call;
-  start(call.callback());
-  return call.wait();
+std::tuple<Results...> syncCall(const BlockingCall& call, Start&& start) {
+  refuseOnIoThread(call);
+  SyncCall<Results...> waiter;
+  start(waiter.callback());
+  return waiter.wait();
 }
 
 }  // namespace reconsume::detail

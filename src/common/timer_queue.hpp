@@ -1,5 +1,6 @@
-// Timers ordered by due time, shared by SystemClock and ManualClock. Not thread-safe: the clocks
-// guard it with their own mutex.
+// Timers ordered by due time, shared by SystemClock and ManualClock (one queue for wall-clock
+// timers, one for monotonic ones; the clock hands out ids unique across both). Not thread-safe:
+// the clocks guard it with their own mutex.
 #pragma once
 
 #include <chrono>
@@ -11,15 +12,14 @@
 
 namespace reconsume::detail {
 
+template <typename TimePoint>
 class TimerQueue {
  public:
-  using time_point = std::chrono::system_clock::time_point;
+  using time_point = TimePoint;
 
-  std::uint64_t add(time_point at, std::function<void()> fn) {
-    auto id = ++lastId_;
+  void add(std::uint64_t id, time_point at, std::function<void()> fn) {
     auto it = byTime_.emplace(at, Entry{id, std::move(fn)});
     byId_.emplace(id, it);
-    return id;
   }
 
   bool remove(std::uint64_t id) {
@@ -51,8 +51,10 @@ class TimerQueue {
     std::function<void()> fn;
   };
   std::multimap<time_point, Entry> byTime_;
-  std::unordered_map<std::uint64_t, std::multimap<time_point, Entry>::iterator> byId_;
-  std::uint64_t lastId_ = 0;
+  std::unordered_map<std::uint64_t, typename std::multimap<time_point, Entry>::iterator> byId_;
 };
+
+using WallTimers = TimerQueue<std::chrono::system_clock::time_point>;
+using SteadyTimers = TimerQueue<std::chrono::steady_clock::time_point>;
 
 }  // namespace reconsume::detail

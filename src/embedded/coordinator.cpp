@@ -46,9 +46,11 @@ TxnId Coordinator::begin(std::chrono::milliseconds timeout) {
   auto txn = std::make_unique<Txn>();
   // The clock never runs a timer inside schedule, so scheduling under the mutex is safe.
   if (!shutDown_) {
-    txn->timer = clock_->schedule(clock_->now() + timeout, [self = weak_from_this(), id] {
-      if (auto coordinator = self.lock()) coordinator->onTimeout(id);
-    });
+    // A wait of a length: on monotonic time, which a step of the wall clock does not move.
+    txn->timer =
+        clock_->scheduleSteady(clock_->steadyNow() + timeout, [self = weak_from_this(), id] {
+          if (auto coordinator = self.lock()) coordinator->onTimeout(id);
+        });
   }
   live_.emplace(id.leastBits, std::move(txn));
   return id;

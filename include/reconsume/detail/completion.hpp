@@ -7,11 +7,14 @@
 #include <boost/asio/any_completion_executor.hpp>
 #include <boost/asio/any_completion_handler.hpp>
 #include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/associated_cancellation_slot.hpp>
 #include <boost/asio/associated_executor.hpp>
+#include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/execution/blocking.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
 #include <boost/asio/prefer.hpp>
 #include <boost/system/error_code.hpp>
+#include <tuple>
 #include <utility>
 
 namespace reconsume::detail {
@@ -29,12 +32,32 @@ class Completion<void(Args...)> {
                                   boost::asio::execution::outstanding_work.tracked)),
         handler_(std::move(handler)) {}
 
-  // Posts the handler with `args` to its executor. Call exactly once.
+  // Posts the handler with `args` to its executor. Call exactly once (this or completeAfter).
   void complete(Args... args) {
     auto executor = boost::asio::prefer(std::move(work_), boost::asio::execution::blocking.never);
     executor.execute([handler = std::move(handler_), ... values = std::move(args)]() mutable {
       std::move(handler)(std::move(values)...);
     });
+  }
+
+  // Posts to the handler's executor: there `last()` returns the handler's arguments (a
+  // std::tuple<Args...>), the cancellation slot is cleared, and the handler runs. What `last`
+  // does is decided as late as possible, in the handler's own order of events: a cancellation
+  // emitted on that executor before it ran is seen by it.
+  template <typename Last>
+  void completeAfter(Last last) {
+    auto executor = boost::asio::prefer(std::move(work_), boost::asio::execution::blocking.never);
+    executor.execute([handler = std::move(handler_), last = std::move(last)]() mutable {
+      std::tuple<Args...> values = last();
+      if (auto slot = handler.get_cancellation_slot(); slot.is_connected()) slot.clear();
+      std::apply(std::move(handler), std::move(values));
+    });
+  }
+
+  // The handler's cancellation slot (Asio per-operation cancellation); not connected when the
+  // completion token has none.
+  boost::asio::cancellation_slot cancellationSlot() const {
+    return handler_.get_cancellation_slot();
   }
 
  private:
