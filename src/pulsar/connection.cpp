@@ -199,10 +199,12 @@ void Connection::sessionUp(const std::shared_ptr<Session>& session) {
   session->health.start(now());
   lastFailure_ = {};
   // Requests made while no session was up go out first, in the order they were made.
-  for (auto& [id, bytes] : unsent_) {
-    if (pending_.contains(id)) session->outbox += bytes;
+  for (auto& unsent : unsent_) {
+    if (!pending_.extend(unsent.id, unsent.madeAt + unsent.timeout, unsent.timeout)) continue;
+    session->outbox += unsent.bytes;
   }
   unsent_.clear();
+  armRequestTimer();
   if (!session->outbox.empty()) session->writeWake.cancel();
 }
 
@@ -237,6 +239,7 @@ asio::awaitable<Status> Connection::readLoop(std::shared_ptr<Session> session) {
       auto result = session->decoder.next();
       if (result.needsMore()) break;
       if (result.hasError()) {
+        if (routeCorrupt(result.error())) continue;
         co_return Status(errc::protocol_error,
                          "corrupt frame from " + address_.physical + ": " + result.error().message);
       }

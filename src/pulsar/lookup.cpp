@@ -5,12 +5,15 @@
 namespace reconsume::detail::pulsar {
 
 void Lookup::partitions(const std::string& topic, std::chrono::milliseconds timeout,
-                        Callback<int> done) {
+                        MetadataCreation creation, Callback<int> done) {
   auto connection = pool_->get(service_);
   auto id = connection->newRequestId();
+  bool create = creation == MetadataCreation::allowed;
   connection->request(
-      id, protocol::partitionedMetadata(topic, id), "PARTITIONED_METADATA " + topic,
-      [done = std::move(done)](Response response) {
+      id, protocol::partitionedMetadata(topic, id, create), "PARTITIONED_METADATA " + topic,
+      [create, done = std::move(done)](Response response) {
+        // Without auto-creation a topic that does not exist is an answer, not a failure.
+        if (!create && response.status.code == errc::not_found) return done({}, 0);
         if (!response.status.ok()) return done(response.status, 0);
         done({}, static_cast<int>(response.command.partitionmetadataresponse().partitions()));
       },
