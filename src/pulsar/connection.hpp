@@ -8,9 +8,10 @@
 //     answer; errc::timeout after the operation timeout; connection_lost when the session it was
 //     sent on ends; closed when the connection is closed; authentication (and others that
 //     retrying does not fix) when connecting fails that way. Requests made while no session is up
-//     wait for the next one, at most connectionTimeout: then they fail with connection_lost
-//     naming the broker and the last connection failure, marked Status::retriesExhausted (the
-//     connection kept trying meanwhile; callers must not wait another operation timeout).
+//     wait for the next one, at most connectionTimeout (or their own timeout when shorter): then
+//     they fail with connection_lost naming the broker and the last connection failure, marked
+//     Status::retriesExhausted (the connection kept trying meanwhile; callers must not wait
+//     another operation timeout).
 //   send(): a frame for a session (producers' SEND, consumers' FLOW and ACK...); dropped when that
 //     session is over, because ids registered on it mean nothing on the next.
 //   attach(): where frames for a producer or consumer id go, until the session ends.
@@ -141,9 +142,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void armRequestTimer();
   // Removes request `id` from unsent_; nothing when it was sent (or was never waiting).
   std::optional<Unsent> takeUnsent(std::uint64_t id);
-  // Why a request waited for a session in vain: the last connection failure, or no session
-  // within connectionTimeout.
-  Status unreachable() const;
+  // Why a request waited `waited` for a session in vain: the last connection failure, or no
+  // session at all.
+  Status unreachable(std::chrono::milliseconds waited) const;
   void failAll(const Status& status);
   std::string describe() const { return address_.key(); }
 

@@ -120,8 +120,8 @@ std::optional<Connection::Unsent> Connection::takeUnsent(std::uint64_t id) {
   return unsent;
 }
 
-Status Connection::unreachable() const {
-  auto within = " within " + std::to_string(options_->connectionTimeout.count()) + " ms";
+Status Connection::unreachable(std::chrono::milliseconds waited) const {
+  auto within = " within " + std::to_string(waited.count()) + " ms";
   Status status(errc::connection_lost,
                 lastFailure_.ok() ? "no connection to " + address_.physical + within
                                   : lastFailure_.message + " (no connection" + within + ")");
@@ -146,11 +146,11 @@ void Connection::armRequestTimer() {
     self->requestTimerAt_.reset();
     auto expired = self->pending_.expire(self->now());
     for (auto& completion : expired) {
-      auto unsent = self->takeUnsent(completion.id);
-      if (unsent && unsent->timeout > self->options_->connectionTimeout) {
-        // Never sent: no session came up within the connection timeout. The broker is the
-        // news, not the request.
-        completion.response.status = self->unreachable();
+      if (auto unsent = self->takeUnsent(completion.id)) {
+        // Never sent: no session came up in time (within the connection timeout, or the
+        // request's own when shorter). The broker is the news, not the request.
+        completion.response.status =
+            self->unreachable(std::min(unsent->timeout, self->options_->connectionTimeout));
       } else if (!self->lastFailure_.ok()) {
         // A request that timed out because no session came up says why.
         completion.response.status.message += " (the connection to " + self->describe() +
