@@ -160,7 +160,6 @@ Connection connect(const DlqOptions& options) {
   clientOptions.token = token;
   clientOptions.tls.caFile = options.tlsCa;
   AdminOptions adminOptions;
-  if (timeout) adminOptions.timeout = std::min(adminOptions.timeout, *timeout);
   adminOptions.token = token;
   adminOptions.tls.caFile = options.tlsCa;
 

@@ -38,7 +38,7 @@ struct PerfOptions {
   int window = 1000;
   int ioThreads = 1;
   bool transactional = false;
-  std::string timeout = "30s";  // connecting, each operation, and a wait for the next message
+  std::string timeout = "30s";  // connecting, and a wait for the next message
 };
 
 struct Usage {
@@ -251,7 +251,7 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
   perf->add_flag("--transactional", options->transactional,
                  "reconsumeLater in the transactional mode (transactionalRetry)");
   perf->add_option("--timeout", options->timeout,
-                   "Wait at most this long for connecting, an operation or the next message "
+                   "Wait at most this long for connecting or for the next message "
                    "(e.g. 10s; a bare number is seconds)")
       ->capture_default_str();
   perf->footer(kExitCodesFooter);

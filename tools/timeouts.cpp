@@ -30,8 +30,9 @@ std::chrono::milliseconds parseTimeout(const std::string& text, const std::strin
 }
 
 void boundClientBy(ClientOptions& options, std::chrono::milliseconds timeout) {
+  // Operations keep their own timeout: a broker that is up but slow (the first lookups after it
+  // started) is no reason to give up sooner.
   options.connectionTimeout = std::min(options.connectionTimeout, timeout);
-  options.operationTimeout = std::min(options.operationTimeout, timeout);
 }
 
 }  // namespace reconsume::tools

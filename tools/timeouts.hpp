@@ -15,8 +15,10 @@ namespace reconsume::tools {
 // Error(errc::invalid_argument) naming `option` and the value.
 std::chrono::milliseconds parseTimeout(const std::string& text, const std::string& option);
 
-// Connecting (and each operation) waits at most `timeout`, never longer than the library's own
-// defaults: ClientOptions::connectionTimeout and operationTimeout become the smaller of the two.
+// Connecting waits at most `timeout`, never longer than the library's own default:
+// ClientOptions::connectionTimeout becomes the smaller of the two. (A broker that cannot be
+// reached then fails every operation within it; operations on a reachable broker keep
+// operationTimeout.)
 void boundClientBy(ClientOptions& options, std::chrono::milliseconds timeout);
 
 }  // namespace reconsume::tools
