@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A Pulsar standalone for reconsume's integration and interop tests, on localhost.
 #
-# Usage: scripts/pulsar.sh start [--clean] [--secure <dir>]
-#        scripts/pulsar.sh stop | kill | status [--secure <dir>]
-#        scripts/pulsar.sh admin-url | service-url | variant | pid | log
+# Usage: scripts/pulsar.sh start [--clean] [--secure <dir> | --conf <key>=<value>...]
+#        scripts/pulsar.sh stop | kill | status [--secure <dir> | --conf <key>=<value>...]
+#        scripts/pulsar.sh admin-url | service-url | variant | log | pid
 #
 #   start       download (Maven, cached in ~/.m2) and unpack the distribution once, write the test
 #               configuration, start `bin/pulsar standalone -nfw -nss` in the background and wait
@@ -11,16 +11,21 @@
 #               is already running and healthy; restarts it when the other variant runs.
 #               --clean stops the broker and wipes that variant's data first (otherwise data
 #               survives stop/start and kill/start).
+#               --conf key=value (repeatable; also RECONSUME_PULSAR_EXTRA_CONF="key=value ..."):
+#               broker settings on top of the test settings, for the plain broker only. It is
+#               then the variant "plain+conf key=value ...", with the plain variant's data (a test
+#               of a broker configured otherwise, e.g. allowAutoTopicCreationType=partitioned).
 #   stop        SIGTERM, wait up to RECONSUME_PULSAR_STOP_TIMEOUT s (default 60), then SIGKILL.
 #   kill        SIGKILL at once (fault tests: nothing acknowledged by the broker may be lost).
 #   status      exit 0 when the broker runs and is healthy (with --secure <dir>: the secure
 #               variant of that directory); prints what runs.
 #   admin-url   http://localhost:8080, or https://localhost:8443 while the secure variant runs.
 #   service-url pulsar://localhost:6650, or pulsar+ssl://localhost:6651 while the secure variant runs.
-#   variant     prints what runs: "none", "plain" or "secure <dir>" (scripts/with-pulsar.sh uses it).
-#   pid         prints the running standalone's pid (exit 1 when none runs); scripts/flood.sh
-#               pauses it with SIGSTOP.
+#   variant     prints what runs: "none", "plain", "plain+conf <key=value ...>" or "secure <dir>"
+#               (scripts/with-pulsar.sh uses it).
 #   log         prints the path of the broker's output file.
+#   pid         prints the running broker's process id (fault tests stop and continue it); exit 1
+#               when none runs.
 #
 # Environment: RECONSUME_PULSAR_VERSION (default 4.0.8), RECONSUME_PULSAR_HOME (default
 # <repo>/.pulsar), RECONSUME_PULSAR_START_TIMEOUT (seconds, default 180), PULSAR_MEM (default a
@@ -52,7 +57,7 @@ source "$script_dir/lib/pulsar-dist.sh"
 logs="$home/logs"
 run="$home/run"
 pid_file="$run/pulsar.pid"
-variant_file="$run/variant"  # "plain" or "secure <dir>"
+variant_file="$run/variant"  # "plain", "plain+conf <key=value ...>" or "secure <dir>"
 start_timeout=${RECONSUME_PULSAR_START_TIMEOUT:-180}
 stop_timeout=${RECONSUME_PULSAR_STOP_TIMEOUT:-60}
 web_port=8080
@@ -70,12 +75,19 @@ die() {
 # ---------------------------------------------------------------------------------------------
 # Distribution and configuration
 
+# write_test_config VARIANT: the test settings, and for "plain+conf k=v ..." those settings too.
 write_test_config() {
-  local conf="$dist/conf/standalone.conf"
+  local variant=$1 conf="$dist/conf/standalone.conf" setting
   # Always from the distribution's original, so the result is the same however often it runs.
   [[ -f "$conf.orig" ]] || cp "$conf" "$conf.orig"
   cp "$conf.orig" "$conf"
   apply_test_broker_settings "$conf"
+  if [[ $variant == plain+conf\ * ]]; then
+    for setting in ${variant#plain+conf }; do
+      [[ $setting == ?*=* ]] || die "--conf '$setting' is not key=value"
+      set_conf "$conf" "${setting%%=*}" "${setting#*=}"
+    done
+  fi
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -197,7 +209,7 @@ do_start() {
   done
 
   fetch_distribution
-  write_test_config
+  write_test_config "$variant"
   local conf="$dist/conf/standalone.conf" data="$home/data/plain"
   if [[ $variant == secure\ * ]]; then
     local dir=${variant#secure }
@@ -294,12 +306,19 @@ do_status() {
 main() {
   local command=${1:-}
   [[ -n $command ]] ||
-    die "usage: $0 start|stop|kill|status|admin-url|service-url|variant|pid|log [options]"
+    die "usage: $0 start|stop|kill|status|admin-url|service-url|variant|log|pid [options]"
   shift
-  local clean=no variant=plain
+  local clean=no variant=plain extra=()
+  # shellcheck disable=SC2206 # words on purpose: "key=value key=value"
+  [[ -z ${RECONSUME_PULSAR_EXTRA_CONF:-} ]] || extra=($RECONSUME_PULSAR_EXTRA_CONF)
   while (($#)); do
     case $1 in
       --clean) clean=yes ;;
+      --conf)
+        [[ ${2:-} == ?*=* ]] || die "--conf needs key=value, not '${2:-}'"
+        extra+=("$2")
+        shift
+        ;;
       --secure)
         [[ -n ${2:-} ]] || die "--secure needs a directory"
         variant="secure $(realpath -m "$2")"
@@ -309,6 +328,10 @@ main() {
     esac
     shift
   done
+  if ((${#extra[@]})); then
+    [[ $variant == plain ]] || die "--conf is for the plain broker only, not with --secure"
+    variant="plain+conf ${extra[*]}"
+  fi
   case $command in
     start | stop | kill)
       # One start, stop or kill at a time: parallel test runs share one broker.
@@ -327,9 +350,9 @@ main() {
     admin-url) admin_url ;;
     service-url) service_url ;;
     variant) current_variant ;;
-    pid) running_pid ;;
     log) echo "$logs/standalone.out" ;;
-    *) die "unknown command '$command' (start|stop|kill|status|admin-url|service-url|variant|pid|log)" ;;
+    pid) running_pid || die "no broker runs" ;;
+    *) die "unknown command '$command' (start|stop|kill|status|admin-url|service-url|variant|log|pid)" ;;
   esac
 }
 

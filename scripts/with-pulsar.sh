@@ -5,7 +5,8 @@
 # variant was already running (so calls nest). Exits with the command's exit code; exits non-zero
 # without running the command when the broker does not start.
 #
-# Usage: scripts/with-pulsar.sh [--clean] [--secure <dir>] <command> [args...]
+# Usage: scripts/with-pulsar.sh [--clean] [--secure <dir>] [--conf <key>=<value>]... <command> [args...]
+# (--conf: broker settings on top of the test settings; see scripts/pulsar.sh.)
 # The command sees RECONSUME_PULSAR_URL and RECONSUME_PULSAR_ADMIN_URL: the URLs of the broker
 # started here.
 set -euo pipefail
@@ -20,13 +21,18 @@ while (($#)); do
       start_args+=(--secure "$2")
       shift
       ;;
+    --conf)
+      [[ -n ${2:-} ]] || { echo "with-pulsar.sh: --conf needs key=value" >&2; exit 2; }
+      start_args+=(--conf "$2")
+      shift
+      ;;
     --) shift; break ;;
     *) break ;;
   esac
   shift
 done
 if (($# == 0)); then
-  echo "usage: $0 [--clean] [--secure <dir>] <command> [args...]" >&2
+  echo "usage: $0 [--clean] [--secure <dir>] [--conf <key>=<value>]... <command> [args...]" >&2
   exit 2
 fi
 
@@ -39,6 +45,11 @@ restore() {
   case $before in
     none) "$pulsar" stop ;;
     plain) "$pulsar" start ;;
+    plain+conf\ *)
+      local setting args=()
+      for setting in ${before#plain+conf }; do args+=(--conf "$setting"); done
+      "$pulsar" start "${args[@]}"
+      ;;
     secure\ *) "$pulsar" start --secure "${before#secure }" ;;
   esac
 }

@@ -1,14 +1,27 @@
 // The subcommands of the `reconsume` tool. Each adds itself to the app; its callback sets the
-// process's exit code. Errors of the library (reconsume::Error) are printed by main, except those
-// of `dlq`, whose verbs print their own and choose the exit code (0 ok, 1 failed, 2 bad input).
+// process's exit code (exit_codes.hpp: 0 success, 1 runtime failure, 2 usage error), printing
+// the library's errors (reconsume::Error) itself.
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <ostream>
 #include <string>
 #include <vector>
 
+#include "exit_codes.hpp"
+
 namespace reconsume::tools {
+
+// Runs `body` and returns its exit code; an Error it throws is printed to stderr ("error: ...")
+// and gives exitCodeFor(error).
+int runReporting(const std::function<int()>& body);
+
+// main's check before parsing: the first word that is not an option must name a command of
+// `app`, and for a command with verbs of its own (dlq) the next one a verb. The message naming
+// the unknown word ("unknown command 'frob' (expected demo, dlq or perf)"), or "" when all is
+// well (CLI11 reports the rest).
+std::string unknownCommand(const CLI::App& app, const std::vector<std::string>& args);
 
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPerfCommand(CLI::App& app, int& exitCode);

@@ -16,6 +16,7 @@
 #include "commands.hpp"
 #include "reconsume/reconsume.hpp"
 #include "terminal.hpp"
+#include "timeouts.hpp"
 
 namespace reconsume::tools {
 namespace {
@@ -30,7 +31,7 @@ struct DemoOptions {
   double permanentRate = 0.02;
   int workers = 4;
   std::uint64_t seed = 42;
-  int timeoutSeconds = 300;
+  std::string timeout = "300s";  // the whole run; connecting waits at most this (or 10 s)
 };
 
 // A number in [0, 1) decided by (seed, order, attempt): the same run fails the same way.
@@ -189,7 +190,10 @@ void printSummary(Client& client, const std::string& deadLetterTopic, const Dela
 
 int runDemo(const DemoOptions& options) {
   auto table = DelayLevels::parse(options.levels);
-  auto client = Client::connect(options.url);
+  auto timeout = parseTimeout(options.timeout, "--timeout");
+  ClientOptions clientOptions;
+  boundClientBy(clientOptions, timeout);
+  auto client = Client::connect(options.url, clientOptions);
   auto topic =
       "persistent://public/default/demo-orders-" +
       std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1'000'000'000);
@@ -224,7 +228,7 @@ int runDemo(const DemoOptions& options) {
 
   Tally tally(table.size());
   auto start = std::chrono::steady_clock::now();
-  auto deadline = start + std::chrono::seconds(options.timeoutSeconds);
+  auto deadline = start + timeout;
   std::atomic<bool> stop{false};
   std::mutex errorMutex;
   std::string firstError;
@@ -265,8 +269,8 @@ int runDemo(const DemoOptions& options) {
   printSummary(client, *consumer.deadLetterTopic(), table, tally, options.orders, took);
   bool complete = tally.processed + tally.deadLettered == options.orders;
   if (!complete) {
-    std::fprintf(stderr, "%s not every order was accounted for within %d s\n",
-                 red("error:").c_str(), options.timeoutSeconds);
+    std::fprintf(stderr, "%s not every order was accounted for within %s\n", red("error:").c_str(),
+                 humanDuration(timeout).c_str());
   }
   client.close();
   return complete ? 0 : 1;
@@ -294,10 +298,13 @@ void addDemoCommand(CLI::App& app, int& exitCode) {
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
   demo->add_option("--seed", options->seed, "Seed of the failures")->capture_default_str();
-  demo->add_option("--timeout", options->timeoutSeconds, "Give up after this many seconds")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  demo->callback([options, &exitCode] { exitCode = runDemo(*options); });
+  demo->add_option("--timeout", options->timeout,
+                   "Give up after this long (e.g. 90s, 5m; a bare number is seconds); connecting "
+                   "waits at most this, and at most 10s")
+      ->capture_default_str();
+  demo->footer(kExitCodesFooter);
+  demo->callback(
+      [options, &exitCode] { exitCode = runReporting([&] { return runDemo(*options); }); });
 }
 
 }  // namespace reconsume::tools

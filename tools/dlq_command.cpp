@@ -7,8 +7,7 @@
 namespace reconsume::tools {
 namespace {
 
-const char* const kFooter =
-    "Exit codes: 0 done, 1 the operation failed, 2 bad input (nothing was changed).";
+const char* const kFooter = kExitCodesFooter;
 
 struct VerbState {
   DlqOptions options;

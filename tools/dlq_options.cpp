@@ -1,5 +1,6 @@
 #include "dlq_options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -8,6 +9,7 @@
 #include "common/duration.hpp"
 #include "common/service_url.hpp"
 #include "dlq/filter.hpp"
+#include "timeouts.hpp"
 
 namespace reconsume::tools {
 namespace {
@@ -49,7 +51,7 @@ void addConnectionOptions(CLI::App& command, DlqOptions& options) {
   command.add_option("--tls-ca", options.tlsCa, "PEM file of the CAs to trust");
   command
       .add_option("--timeout", options.timeout,
-                  "Wait at most this long for a message the broker reports")
+                  "Wait at most this long for a message the broker reports, and for connecting")
       ->capture_default_str();
   command.add_flag("--json", options.json, "Machine-readable output (JSON)");
   command.add_option("topic", options.topic, "The dead-letter topic")->required();
@@ -154,6 +156,7 @@ Connection connect(const DlqOptions& options) {
   std::string adminUrl = options.adminUrl.empty() ? adminUrlFor(options.url) : options.adminUrl;
 
   ClientOptions clientOptions;
+  if (timeout) boundClientBy(clientOptions, *timeout);
   clientOptions.token = token;
   clientOptions.tls.caFile = options.tlsCa;
   AdminOptions adminOptions;

@@ -11,14 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "exit_codes.hpp"
 #include "reconsume/reconsume.hpp"
 
 namespace reconsume::tools {
-
-// Exit codes of `reconsume dlq`.
-inline constexpr int kExitOk = 0;
-inline constexpr int kExitFailed = 1;    // the operation failed (broker, connection, a replay)
-inline constexpr int kExitBadInput = 2;  // a value given was wrong; nothing was changed
 
 // The filters as typed.
 struct FilterText {
@@ -31,7 +27,8 @@ struct DlqOptions {
   std::string adminUrl;  // empty: derived from url
   std::string subscription = "reconsume-dlq";
   std::string token, tokenFile, tlsCa;
-  std::string timeout = "10s";  // how long to wait for a message the broker reports
+  // How long to wait for a message the broker reports, and at most for connecting.
+  std::string timeout = "10s";
   bool json = false;
   std::string topic;
   FilterText filter;
@@ -61,7 +58,7 @@ struct Connection {
   DeadLetterQueueOptions queueOptions;
 };
 // Reads the token file (invalid_argument naming it when it cannot be read), connects the client
-// and the admin client.
+// (connecting bounded by --timeout) and the admin client.
 Connection connect(const DlqOptions& options);
 
 }  // namespace reconsume::tools

@@ -5,10 +5,12 @@
 namespace reconsume::tools {
 namespace {
 
-int report(std::ostream& err, const Error& e) {
-  err << red("error:") << " " << e.what() << "\n";
-  bool badInput = e.code() == errc::invalid_argument || e.code() == errc::not_found;
-  return badInput ? kExitBadInput : kExitFailed;
+// The message names the dead-letter topic asked for, when the library's words do not already.
+int report(std::ostream& err, const std::string& topic, const Error& e) {
+  std::string what = e.what();
+  if (!topic.empty() && what.find(topic) == std::string::npos) what = topic + ": " + what;
+  err << red("error:") << " " << what << "\n";
+  return exitCodeFor(e, /*notFoundIsBadInput=*/true);
 }
 
 }  // namespace
@@ -30,7 +32,7 @@ int runVerb(const DlqOptions& options, std::ostream& err, const std::function<vo
     return code;
   } catch (const Error& e) {
     if (connection) connection->client.close();
-    return report(err, e);
+    return report(err, options.topic, e);
   }
 }
 

@@ -1,5 +1,6 @@
 // reconsume — the command-line tool: a demo of retries and dead letters, and (with the network
-// backend and dead-letter inspection) tools for operating them on Pulsar.
+// backend and dead-letter inspection) tools for operating them on Pulsar. Exit codes: 0 success,
+// 1 runtime failure (network, broker), 2 usage error (exit_codes.hpp).
 #include <CLI/CLI.hpp>
 #include <cstdio>
 
@@ -8,20 +9,28 @@
 #include "terminal.hpp"
 
 int main(int argc, char** argv) {
+  using namespace reconsume::tools;
   CLI::App app{"reconsume: retry topics and dead letters for Apache Pulsar"};
   app.require_subcommand(1);
-  int exitCode = 0;
-  reconsume::tools::addDemoCommand(app, exitCode);
-  reconsume::tools::addDlqCommand(app, exitCode);
-  reconsume::tools::addPerfCommand(app, exitCode);
+  app.footer(kExitCodesFooter);
+  int exitCode = kExitOk;
+  addDemoCommand(app, exitCode);
+  addDlqCommand(app, exitCode);
+  addPerfCommand(app, exitCode);
+  if (auto unknown = unknownCommand(app, std::vector<std::string>(argv + 1, argv + argc));
+      !unknown.empty()) {
+    std::fprintf(stderr, "%s %s\nRun with --help for more information.\n", red("error:").c_str(),
+                 unknown.c_str());
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    // Help is success; anything else the parser refuses is bad input (exit code 2).
-    return app.exit(e) == 0 ? 0 : 2;
+    // Help is success; anything else the parser refuses is a usage error.
+    return app.exit(e) == 0 ? kExitOk : kExitBadInput;
   } catch (const reconsume::Error& e) {
-    std::fprintf(stderr, "%s %s\n", reconsume::tools::red("error:").c_str(), e.what());
-    return 2;
+    std::fprintf(stderr, "%s %s\n", red("error:").c_str(), e.what());
+    return exitCodeFor(e);
   }
   return exitCode;
 }

@@ -23,6 +23,7 @@
 #include "commands.hpp"
 #include "reconsume/reconsume.hpp"
 #include "terminal.hpp"
+#include "timeouts.hpp"
 
 namespace reconsume::tools {
 namespace {
@@ -37,6 +38,7 @@ struct PerfOptions {
   int window = 1000;
   int ioThreads = 1;
   bool transactional = false;
+  std::string timeout = "30s";  // connecting, and a wait for the next message
 };
 
 struct Usage {
@@ -125,14 +127,15 @@ int publish(Producer& producer, int messages, const std::string& payload, int wi
 
 // Receives `messages` and hands each to `act`, which completes through the InFlight.
 template <typename Act>
-int receiveAll(Consumer& consumer, int messages, int window, Act act) {
+int receiveAll(Consumer& consumer, int messages, int window, std::chrono::milliseconds timeout,
+               Act act) {
   InFlight inFlight(window);
   int started = 0;
   for (; started < messages; ++started) {
-    auto message = consumer.receive(30s);
+    auto message = consumer.receive(timeout);
     if (!message) {
-      std::fprintf(stderr, "%s received %d of %d messages, then none for 30 s\n",
-                   red("error:").c_str(), started, messages);
+      std::fprintf(stderr, "%s received %d of %d messages, then none for %s\n",
+                   red("error:").c_str(), started, messages, humanDuration(timeout).c_str());
       break;
     }
     inFlight.acquire();
@@ -150,8 +153,10 @@ std::string topicName(const char* phase) {
 }
 
 int runPerf(const PerfOptions& options) {
+  auto timeout = parseTimeout(options.timeout, "--timeout");
   ClientOptions clientOptions;
   clientOptions.ioThreads = options.ioThreads;
+  boundClientBy(clientOptions, timeout);
   auto client = Client::connect(options.url, clientOptions);
   const std::string payload(static_cast<std::size_t>(options.size), 'x');
   std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s)\n",
@@ -175,7 +180,7 @@ int runPerf(const PerfOptions& options) {
     }));
     phases.push_back(measure("consume + ack", options.messages, [&] {
       return receiveAll(
-          consumer, options.messages, options.window,
+          consumer, options.messages, options.window, timeout,
           [&](const Message& m, auto done) { consumer.asyncAcknowledge(m, std::move(done)); });
     }));
     consumer.close();
@@ -201,7 +206,7 @@ int runPerf(const PerfOptions& options) {
     phases.push_back(measure(options.transactional ? "reconsume (txn)" : "reconsumeLater",
                              options.messages, [&] {
                                return receiveAll(consumer, options.messages, options.window,
-                                                 [&](const Message& m, auto done) {
+                                                 timeout, [&](const Message& m, auto done) {
                                                    consumer.asyncReconsumeLater(m, std::move(done));
                                                  });
                              }));
@@ -245,7 +250,13 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
       ->check(CLI::Range(1, 64));
   perf->add_flag("--transactional", options->transactional,
                  "reconsumeLater in the transactional mode (transactionalRetry)");
-  perf->callback([options, &exitCode] { exitCode = runPerf(*options); });
+  perf->add_option("--timeout", options->timeout,
+                   "Wait at most this long for connecting or for the next message "
+                   "(e.g. 10s; a bare number is seconds)")
+      ->capture_default_str();
+  perf->footer(kExitCodesFooter);
+  perf->callback(
+      [options, &exitCode] { exitCode = runReporting([&] { return runPerf(*options); }); });
 }
 
 }  // namespace reconsume::tools

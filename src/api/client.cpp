@@ -15,6 +15,28 @@ namespace reconsume {
 using detail::syncCall;
 using detail::api::stateOf;
 
+namespace {
+
+// A failure says first what the caller asked for (their topic), whatever internal step failed
+// (a lookup, the probe of the legacy retry topic names, a partition).
+template <typename Result, typename Done>
+detail::Callback<Result> naming(std::string what, Done done) {
+  return [what = std::move(what), done = std::move(done)](const detail::Status& status,
+                                                          Result result) {
+    if (status.ok()) return done(status, std::move(result));
+    detail::Status named(status.code, what + ": " + status.message);
+    done(named, std::move(result));
+  };
+}
+
+std::string topicList(const std::vector<std::string>& topics) {
+  std::string list;
+  for (const auto& topic : topics) list += (list.empty() ? "" : ", ") + topic;
+  return list;
+}
+
+}  // namespace
+
 Client::Client(std::shared_ptr<detail::client::ClientImpl> impl) : impl_(std::move(impl)) {}
 
 Client Client::connect(std::string_view serviceUrl, ClientOptions options) {
@@ -29,9 +51,11 @@ Producer Client::createProducer(std::string_view topic) {
 
 Producer Client::createProducer(const ProducerOptions& options) {
   auto& impl = stateOf(impl_, "Client");
-  auto [producer] = syncCall<std::shared_ptr<detail::client::ProducerImpl>>(
-      impl.blocking("Client::createProducer"),
-      [&](auto done) { detail::client::ProducerImpl::create(impl_, options, done); });
+  using Created = std::shared_ptr<detail::client::ProducerImpl>;
+  auto [producer] = syncCall<Created>(impl.blocking("Client::createProducer"), [&](auto done) {
+    detail::client::ProducerImpl::create(
+        impl_, options, naming<Created>("creating a producer for " + options.topic, done));
+  });
   return Producer(std::move(producer));
 }
 
@@ -39,15 +63,19 @@ Consumer Client::subscribe(const ConsumerOptions& options) {
   auto& impl = stateOf(impl_, "Client");
   auto checked = detail::config::normalizeConsumerOptions(options);
   auto call = impl.blocking("Client::subscribe");
+  auto what = "subscribing to " + topicList(checked.topics);
   if (!checked.retry && checked.maxRedeliverCount == 0 && checked.categories.empty()) {
     // Without a retry policy or a dead-letter rule no retry code is involved.
-    auto [core] = syncCall<std::shared_ptr<detail::client::ConsumerImpl>>(call, [&](auto done) {
-      detail::client::ConsumerImpl::create(impl_, detail::client::ConsumerSpec::of(checked), done);
+    using Core = std::shared_ptr<detail::client::ConsumerImpl>;
+    auto [core] = syncCall<Core>(call, [&](auto done) {
+      detail::client::ConsumerImpl::create(impl_, detail::client::ConsumerSpec::of(checked),
+                                           naming<Core>(what, done));
     });
     return Consumer(std::move(core), nullptr);
   }
-  auto [retry] = syncCall<std::shared_ptr<detail::retry::Reconsumer>>(call, [&](auto done) {
-    detail::retry::Reconsumer::subscribe(impl_, std::move(checked), done);
+  using Retrying = std::shared_ptr<detail::retry::Reconsumer>;
+  auto [retry] = syncCall<Retrying>(call, [&](auto done) {
+    detail::retry::Reconsumer::subscribe(impl_, std::move(checked), naming<Retrying>(what, done));
   });
   return Consumer(retry->consumer(), retry);
 }

@@ -132,6 +132,10 @@ class Backend {
                          Callback<std::shared_ptr<BackendConsumer>> done) = 0;
   // Number of partitions; 0 for a non-partitioned topic.
   virtual void partitions(const std::string& topic, Callback<int> done) = 0;
+  // The same for a topic that may not exist, without creating anything: 0 when it does not
+  // exist. (Pulsar creates a partitioned topic that partitions() asks about when the broker has
+  // allowAutoTopicCreationType=partitioned; this asks with metadata auto-creation off.)
+  virtual void existingPartitions(const std::string& topic, Callback<int> done) = 0;
   // A new transaction, aborted by the coordinator if still open after `timeout`. Errors:
   // unsupported (the broker has no transaction coordinator), unavailable, timeout, closed.
   virtual void newTransaction(std::chrono::milliseconds timeout,

@@ -13,6 +13,11 @@ namespace reconsume::detail {
 struct Status {
   std::error_code code;
   std::string message;
+  // Set by the network layer when it already waited as long as it may: a broker it could not
+  // reach within the connection timeout. Whoever retries within a deadline (RetryBudget) stops
+  // here, so the caller hears about an unreachable broker after the connection timeout, not after
+  // the operation timeout.
+  bool retriesExhausted{false};
 
   Status() = default;
   Status(std::error_code c, std::string m) : code(c), message(std::move(m)) {}

@@ -54,12 +54,16 @@ proto::BaseCommand pong() {
   return command;
 }
 
-proto::BaseCommand partitionedMetadata(std::string_view topic, std::uint64_t requestId) {
+proto::BaseCommand partitionedMetadata(std::string_view topic, std::uint64_t requestId,
+                                       bool autoCreate) {
   proto::BaseCommand command;
   command.set_type(proto::BaseCommand::PARTITIONED_METADATA);
   auto& request = *command.mutable_partitionmetadata();
   request.set_topic(std::string(topic));
   request.set_request_id(requestId);
+  // Sent whatever the broker's feature flags say: a broker without PIP-344 skips the unknown
+  // field and answers as before (what the Java client's fallback for such brokers does too).
+  if (!autoCreate) request.set_metadata_auto_creation_enabled(false);
   return command;
 }
 

@@ -49,7 +49,10 @@ proto::BaseCommand pong();
 
 // ----- lookup ---------------------------------------------------------------------------------
 
-proto::BaseCommand partitionedMetadata(std::string_view topic, std::uint64_t requestId);
+// `autoCreate` false: metadata_auto_creation_enabled = false (PIP-344): the broker creates no
+// partitioned topic by being asked, and answers TopicNotFound for one that does not exist.
+proto::BaseCommand partitionedMetadata(std::string_view topic, std::uint64_t requestId,
+                                       bool autoCreate = true);
 proto::BaseCommand lookup(std::string_view topic, std::uint64_t requestId,
                           bool authoritative = false, std::string_view listenerName = {});
 proto::BaseCommand getTopicsOfNamespace(

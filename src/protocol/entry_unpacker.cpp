@@ -164,6 +164,11 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
     if (auto status = decompress(metadata.compression(), payload, metadata.uncompressed_size(),
                                  uncompressed, context.maxUncompressedSize);
         !status) {
+      if (status.code == errc::protocol_error) {
+        out.corruption = metadata.uncompressed_size() > context.maxUncompressedSize
+                             ? proto::CommandAck::UncompressedSizeCorruption
+                             : proto::CommandAck::DecompressionError;
+      }
       return {status.code, what() + ": " + status.message};
     }
     body = uncompressed;
@@ -177,7 +182,11 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
         metadata.compression() != proto::NONE ? std::move(uncompressed) : std::string(payload);
     out.messages.push_back(single(command, metadata, std::move(data), context));
   }
-  if (!status) out = UnpackedEntry{};
+  if (!status) {
+    out = UnpackedEntry{};
+    if (status.code == errc::protocol_error)
+      out.corruption = proto::CommandAck::BatchDeSerializeError;
+  }
   return status;
 }
 

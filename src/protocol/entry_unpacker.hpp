@@ -9,14 +9,16 @@
 // - SingleMessageMetadata.compacted_out is set: removed by topic compaction.
 //
 // Entries reconsume cannot turn into messages give a Status and no messages:
-// errc::protocol_error for a corrupt payload (decompression, batch framing, sizes), and
-// errc::unsupported for encrypted entries and chunks of a chunked message.
+// errc::protocol_error for a corrupt payload (decompression, batch framing, sizes), with
+// UnpackedEntry::corruption saying which (what the consumer acknowledges it with, as the Java
+// client does), and errc::unsupported for encrypted entries and chunks of a chunked message.
 //
 // Thread safety: pure functions.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +52,9 @@ struct UnpackedEntry {
   int batchSize{0};
   std::shared_ptr<BatchAckTracker> tracker;
   int skipped{0};  // messages of the batch not delivered (flow permits the broker counted)
+  // A corrupt payload: UncompressedSizeCorruption (a declared size above the limit),
+  // DecompressionError, BatchDeSerializeError.
+  std::optional<proto::CommandAck::ValidationError> corruption;
 };
 
 reconsume::detail::Status unpackEntry(const proto::CommandMessage& command,

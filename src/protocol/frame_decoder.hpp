@@ -15,11 +15,10 @@
 // makes the decoder allocate more than the maximum frame size plus what was fed.
 //
 // Corrupt frames. A checksum mismatch (and every other error with `resumable` set) spoils one
-// frame only: the decoder has skipped it and can go on. The Java client in that case drops the
-// message and acknowledges it with a validation error, which loses it. reconsume does not: per
-// SPEC.md section 5 the connection layer closes the connection on any DecodeError and
-// reconnects, so the unacknowledged message is delivered again (commands.hpp still offers
-// discardCorrupt() for a caller that decides, after repeated failures, to give a message up).
+// frame only: the decoder has skipped it and can go on. When that frame is a consumer's MESSAGE
+// (corrupt_entry.hpp), the consumer discards the entry as the Java client does — acknowledges it
+// with a validation error (commands.hpp: discardCorrupt) and reports it — and the connection
+// stays up (SPEC.md section 5); any other DecodeError closes the connection.
 //
 // Payload frames without the checksum magic. Pulsar lets a payload section start directly with
 // the metadata size (producers older than protocol v6 wrote no checksum). Every client in use

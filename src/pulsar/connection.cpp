@@ -186,7 +186,7 @@ void Connection::connectFailed(const Status& status) {
   }
   auto failFast = pending_.takeFailFast(status);
   if (!failFast.empty()) {
-    std::erase_if(unsent_, [&](const auto& request) { return !pending_.contains(request.first); });
+    std::erase_if(unsent_, [&](const Unsent& request) { return !pending_.contains(request.id); });
     armRequestTimer();
     for (auto& completion : failFast) completion();
   }
@@ -205,10 +205,12 @@ void Connection::sessionUp(const std::shared_ptr<Session>& session) {
   session->health.start(now());
   lastFailure_ = {};
   // Requests made while no session was up go out first, in the order they were made.
-  for (auto& [id, bytes] : unsent_) {
-    if (pending_.contains(id)) session->outbox += bytes;
+  for (auto& unsent : unsent_) {
+    if (!pending_.extend(unsent.id, unsent.madeAt + unsent.timeout, unsent.timeout)) continue;
+    session->outbox += unsent.bytes;
   }
   unsent_.clear();
+  armRequestTimer();
   if (!session->outbox.empty()) session->writeWake.cancel();
 }
 
@@ -243,6 +245,7 @@ asio::awaitable<Status> Connection::readLoop(std::shared_ptr<Session> session) {
       auto result = session->decoder.next();
       if (result.needsMore()) break;
       if (result.hasError()) {
+        if (routeCorrupt(result.error())) continue;
         co_return Status(errc::protocol_error,
                          "corrupt frame from " + address_.physical + ": " + result.error().message);
       }

@@ -8,13 +8,19 @@
 //     answer; errc::timeout after the operation timeout; connection_lost when the session it was
 //     sent on ends; closed when the connection is closed; authentication (and others that
 //     retrying does not fix) when connecting fails that way. Requests made while no session is up
-//     wait for the next one (up to their timeout).
+//     wait for the next one, at most connectionTimeout (or their own timeout when shorter): then
+//     they fail with connection_lost naming the broker and the last connection failure, marked
+//     Status::retriesExhausted (the connection kept trying meanwhile; callers must not wait
+//     another operation timeout).
 //   send(): a frame for a session (producers' SEND, consumers' FLOW and ACK...); dropped when that
 //     session is over, because ids registered on it mean nothing on the next.
 //   attach(): where frames for a producer or consumer id go, until the session ends.
 //
-// A frame that does not decode (bad checksum, truncated, oversize) ends the session like a lost
-// connection: the broker then redelivers what was not acknowledged (SPEC.md section 5).
+// A MESSAGE whose entry is damaged (bad checksum, metadata that does not parse) goes to its
+// consumer's listener (onCorruptEntry), which discards it as the Java client does; the session
+// goes on (SPEC.md section 5). Any other frame that does not decode (truncated, oversize, a
+// command that does not parse) ends the session like a lost connection: the broker then
+// redelivers what was not acknowledged.
 //
 // Thread safety: every public member may be called from any thread; they post to the
 // connection's strand. Callbacks and listeners run on that strand with no lock held.
@@ -36,6 +42,7 @@
 
 #include "common/log.hpp"
 #include "common/steady_clock.hpp"
+#include "protocol/corrupt_entry.hpp"
 #include "protocol/frame.hpp"
 #include "pulsar/backoff.hpp"
 #include "pulsar/broker_address.hpp"
@@ -67,6 +74,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
     virtual void onFrame(protocol::Frame frame) = 0;
     // Session `session` ended: the producer or consumer no longer exists on the broker.
     virtual void onSessionLost(std::uint64_t session, const Status& why) = 0;
+    // A MESSAGE for the listener's consumer whose entry is damaged (protocol/corrupt_entry.hpp).
+    // The session goes on; the consumer discards the entry. Runs on the strand, like onFrame.
+    virtual void onCorruptEntry(protocol::CorruptEntry /*entry*/) {}
   };
   enum class Kind { producer, consumer };
 
@@ -101,6 +111,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   struct Session;
+  // Requests waiting for a session. Each waits at most connectionTimeout for one (its entry in
+  // pending_ has that deadline); once sent, it gets its own timeout back, counted from madeAt.
+  struct Unsent {
+    std::uint64_t id;
+    std::string bytes;
+    SteadyClock::time_point madeAt;
+    std::chrono::milliseconds timeout;
+  };
 
   Connection(boost::asio::any_io_executor executor, BrokerAddress address,
              std::shared_ptr<const ConnectionOptions> options);
@@ -121,8 +139,15 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void complete(Session& session, std::uint64_t requestId, Status status,
                 proto::BaseCommand command);
   void route(Kind kind, std::uint64_t id, protocol::Frame& frame);
+  // A damaged entry to its consumer; false when the error is not about one entry.
+  bool routeCorrupt(const protocol::DecodeError& error);
   void write(Session& session, std::string_view bytes);
   void armRequestTimer();
+  // Removes request `id` from unsent_; nothing when it was sent (or was never waiting).
+  std::optional<Unsent> takeUnsent(std::uint64_t id);
+  // Why a request waited `waited` for a session in vain: the last connection failure, or no
+  // session at all.
+  Status unreachable(std::chrono::milliseconds waited) const;
   void failAll(const Status& status);
   std::string describe() const { return address_.key(); }
 
@@ -143,7 +168,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Timer requestTimer_;  // the earliest request deadline
   std::optional<PendingRequests::TimePoint> requestTimerAt_;
   PendingRequests pending_;
-  std::deque<std::pair<std::uint64_t, std::string>> unsent_;  // requests waiting for a session
+  std::deque<Unsent> unsent_;
   std::map<std::pair<Kind, std::uint64_t>, std::weak_ptr<Listener>> listeners_;
   std::shared_ptr<Session> current_;
   std::uint64_t lastSession_ = 0;

@@ -119,6 +119,22 @@ void Connection::complete(Session& session, std::uint64_t requestId, Status stat
   (*callback)(std::move(response));
 }
 
+bool Connection::routeCorrupt(const protocol::DecodeError& error) {
+  auto entry = protocol::corruptEntryOf(error);
+  if (!entry) return false;
+  auto found = listeners_.find({Kind::consumer, entry->consumerId});
+  auto listener = found == listeners_.end() ? nullptr : found->second.lock();
+  if (!listener) {
+    // Its consumer is gone (closed meanwhile): the entry is moot, as any frame for it.
+    options_->log.warn("damaged entry " + entry->id.toString() + " from " + describe() +
+                       " for consumer " + std::to_string(entry->consumerId) +
+                       ", which is gone: " + entry->why);
+    return true;
+  }
+  listener->onCorruptEntry(std::move(*entry));
+  return true;
+}
+
 void Connection::route(Kind kind, std::uint64_t id, protocol::Frame& frame) {
   auto found = listeners_.find({kind, id});
   if (found == listeners_.end()) return;  // closed meanwhile: frames for it are moot

@@ -1,5 +1,6 @@
 // The operations of a Connection (requests, frames, listeners, close): each posted to the
 // strand, where the loop and the sessions live.
+#include <algorithm>
 #include <boost/asio/post.hpp>
 
 #include "protocol/commands.hpp"
@@ -30,6 +31,7 @@ void Connection::request(std::uint64_t requestId, const proto::BaseCommand& comm
               : Status(self->lastFailure_.code, what + ": " + self->lastFailure_.message);
       return done(std::move(response));
     }
+    auto now = self->now();
     bool up = self->current_ && self->current_->up;
     // Backing off after a failed attempt: say so now rather than after the next one.
     if (failFast && !up && self->running_ && self->failuresInARow_ > 0) {
@@ -37,12 +39,16 @@ void Connection::request(std::uint64_t requestId, const proto::BaseCommand& comm
       response.status = Status(self->lastFailure_.code, what + ": " + self->lastFailure_.message);
       return done(std::move(response));
     }
-    self->pending_.add(requestId, self->now(), timeout, std::move(what), std::move(done), failFast);
-    self->armRequestTimer();
     if (self->current_ && self->current_->up) {
+      self->pending_.add(requestId, now, timeout, std::move(what), std::move(done), failFast);
+      self->armRequestTimer();
       self->write(*self->current_, bytes);
     } else {
-      self->unsent_.emplace_back(requestId, std::move(bytes));
+      // Connecting is bounded by connectionTimeout, whatever the request's own timeout.
+      self->pending_.add(requestId, now, std::min(timeout, self->options_->connectionTimeout),
+                         std::move(what), std::move(done), failFast);
+      self->armRequestTimer();
+      self->unsent_.push_back({requestId, std::move(bytes), now, timeout});
       self->startIfNeeded();
     }
   });
@@ -112,6 +118,24 @@ void Connection::failAll(const Status& status) {
   for (auto& completion : completions) completion();
 }
 
+std::optional<Connection::Unsent> Connection::takeUnsent(std::uint64_t id) {
+  auto found = std::find_if(unsent_.begin(), unsent_.end(),
+                            [id](const Unsent& unsent) { return unsent.id == id; });
+  if (found == unsent_.end()) return std::nullopt;
+  auto unsent = std::move(*found);
+  unsent_.erase(found);
+  return unsent;
+}
+
+Status Connection::unreachable(std::chrono::milliseconds waited) const {
+  auto within = " within " + std::to_string(waited.count()) + " ms";
+  Status status(errc::connection_lost,
+                lastFailure_.ok() ? "no connection to " + address_.physical + within
+                                  : lastFailure_.message + " (no connection" + within + ")");
+  status.retriesExhausted = true;
+  return status;
+}
+
 void Connection::armRequestTimer() {
   auto next = pending_.nextDeadline();
   if (!next) {
@@ -129,8 +153,13 @@ void Connection::armRequestTimer() {
     self->requestTimerAt_.reset();
     auto expired = self->pending_.expire(self->now());
     for (auto& completion : expired) {
-      // A request that timed out because no session came up says why.
-      if (!self->lastFailure_.ok()) {
+      if (auto unsent = self->takeUnsent(completion.id)) {
+        // Never sent: no session came up in time (within the connection timeout, or the
+        // request's own when shorter). The broker is the news, not the request.
+        completion.response.status =
+            self->unreachable(std::min(unsent->timeout, self->options_->connectionTimeout));
+      } else if (!self->lastFailure_.ok()) {
+        // A request that timed out because no session came up says why.
         completion.response.status.message += " (the connection to " + self->describe() +
                                               " is down: " + self->lastFailure_.message + ")";
       }

@@ -39,14 +39,17 @@ void Lookup::acrossHosts(Attempt<T> attempt, std::size_t tried, Callback<T> done
 }
 
 void Lookup::partitions(const std::string& topic, std::chrono::milliseconds timeout,
-                        Callback<int> done) {
-  Attempt<int> attempt = [pool = pool_, topic, timeout](const BrokerAddress& service, bool failFast,
-                                                        Callback<int> done) {
+                        MetadataCreation creation, Callback<int> done) {
+  bool create = creation == MetadataCreation::allowed;
+  Attempt<int> attempt = [pool = pool_, topic, timeout, create](const BrokerAddress& service,
+                                                                bool failFast, Callback<int> done) {
     auto connection = pool->get(service);
     auto id = connection->newRequestId();
     connection->request(
-        id, protocol::partitionedMetadata(topic, id), "PARTITIONED_METADATA " + topic,
-        [done = std::move(done)](Response response) {
+        id, protocol::partitionedMetadata(topic, id, create), "PARTITIONED_METADATA " + topic,
+        [create, done = std::move(done)](Response response) {
+          // Without auto-creation a topic that does not exist is an answer, not a failure.
+          if (!create && response.status.code == errc::not_found) return done({}, 0);
           if (!response.status.ok()) return done(response.status, 0);
           done({}, static_cast<int>(response.command.partitionmetadataresponse().partitions()));
         },

@@ -28,6 +28,10 @@
 
 namespace reconsume::detail::pulsar {
 
+// Whether asking for a topic's partitions may create it: Pulsar creates the metadata of a
+// partitioned topic it is asked about when allowAutoTopicCreationType=partitioned.
+enum class MetadataCreation { allowed, off };
+
 class Lookup : public std::enable_shared_from_this<Lookup> {
  public:
   static constexpr int kMaxRedirects = 20;
@@ -36,7 +40,15 @@ class Lookup : public std::enable_shared_from_this<Lookup> {
   Lookup(std::shared_ptr<ConnectionPool> pool, std::vector<BrokerAddress> services)
       : pool_(std::move(pool)), services_(std::move(services)) {}
 
-  void partitions(const std::string& topic, std::chrono::milliseconds timeout, Callback<int> done);
+  // With MetadataCreation::off: PARTITIONED_METADATA with metadata_auto_creation_enabled false
+  // (PIP-344, as the Java client asks about its legacy retry and dead-letter names); a broker
+  // that knows the flag answers TopicNotFound for a topic that does not exist (reported as 0), an
+  // older one ignores it and answers 0.
+  void partitions(const std::string& topic, std::chrono::milliseconds timeout,
+                  MetadataCreation creation, Callback<int> done);
+  void partitions(const std::string& topic, std::chrono::milliseconds timeout, Callback<int> done) {
+    partitions(topic, timeout, MetadataCreation::allowed, std::move(done));
+  }
   void broker(const std::string& topic, std::chrono::milliseconds timeout,
               Callback<BrokerAddress> done);
 

@@ -10,9 +10,11 @@ namespace {
 
 class PartitionsQuery : public std::enable_shared_from_this<PartitionsQuery> {
  public:
-  PartitionsQuery(std::shared_ptr<Network> network, std::string topic, Callback<int> done)
+  PartitionsQuery(std::shared_ptr<Network> network, std::string topic, MetadataCreation creation,
+                  Callback<int> done)
       : network_(std::move(network)),
         topic_(std::move(topic)),
+        creation_(creation),
         done_(std::move(done)),
         budget_(Backoff(network_->options->backoff)),
         timer_(boost::asio::make_strand(network_->executor), network_->clock()) {
@@ -21,7 +23,7 @@ class PartitionsQuery : public std::enable_shared_from_this<PartitionsQuery> {
 
   void attempt() {
     auto left = budget_.left(network_->clock()->now(), network_->operationTimeout());
-    network_->lookup->partitions(topic_, left,
+    network_->lookup->partitions(topic_, left, creation_,
                                  [self = shared_from_this()](const Status& status, int count) {
                                    self->answered(status, count);
                                  });
@@ -42,6 +44,7 @@ class PartitionsQuery : public std::enable_shared_from_this<PartitionsQuery> {
 
   std::shared_ptr<Network> network_;
   std::string topic_;
+  MetadataCreation creation_;
   Callback<int> done_;
   RetryBudget budget_;
   Timer timer_;
@@ -49,8 +52,9 @@ class PartitionsQuery : public std::enable_shared_from_this<PartitionsQuery> {
 
 }  // namespace
 
-void queryPartitions(std::shared_ptr<Network> network, std::string topic, Callback<int> done) {
-  std::make_shared<PartitionsQuery>(std::move(network), std::move(topic), std::move(done))
+void queryPartitions(std::shared_ptr<Network> network, std::string topic, MetadataCreation creation,
+                     Callback<int> done) {
+  std::make_shared<PartitionsQuery>(std::move(network), std::move(topic), creation, std::move(done))
       ->attempt();
 }
 

@@ -10,6 +10,16 @@ bool PendingRequests::add(std::uint64_t id, TimePoint now, std::chrono::millisec
   return true;
 }
 
+bool PendingRequests::extend(std::uint64_t id, TimePoint deadline,
+                             std::chrono::milliseconds timeout) {
+  auto found = byId_.find(id);
+  if (found == byId_.end()) return false;
+  byDeadline_.erase(found->second.byDeadline);
+  found->second.byDeadline = byDeadline_.emplace(deadline, id);
+  found->second.timeout = timeout;
+  return true;
+}
+
 std::optional<ResponseCallback> PendingRequests::take(std::uint64_t id) {
   auto found = byId_.find(id);
   if (found == byId_.end()) return std::nullopt;
@@ -29,7 +39,7 @@ std::vector<PendingRequests::Completion> PendingRequests::expire(TimePoint now) 
         Status(errc::timeout, found->second.what + " (request " + std::to_string(id) +
                                   ") got no answer within " +
                                   std::to_string(found->second.timeout.count()) + " ms");
-    expired.push_back({std::move(found->second.callback), std::move(response)});
+    expired.push_back({std::move(found->second.callback), std::move(response), id});
     byDeadline_.erase(byDeadline_.begin());
     byId_.erase(found);
   }
@@ -46,7 +56,7 @@ std::vector<PendingRequests::Completion> PendingRequests::takeFailFast(const Sta
     }
     Response response;
     response.status = Status(status.code, found->second.what + ": " + status.message);
-    taken.push_back({std::move(found->second.callback), std::move(response)});
+    taken.push_back({std::move(found->second.callback), std::move(response), it->second});
     byId_.erase(found);
     it = byDeadline_.erase(it);
   }
@@ -61,7 +71,8 @@ std::vector<PendingRequests::Completion> PendingRequests::takeAll(const Status& 
     auto found = byId_.find(id);
     Response response;
     response.status = Status(status.code, found->second.what + ": " + status.message);
-    all.push_back({std::move(found->second.callback), std::move(response)});
+    response.status.retriesExhausted = status.retriesExhausted;
+    all.push_back({std::move(found->second.callback), std::move(response), id});
   }
   byDeadline_.clear();
   byId_.clear();

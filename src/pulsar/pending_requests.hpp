@@ -40,6 +40,7 @@ class PendingRequests {
   struct Completion {
     ResponseCallback callback;
     Response response;
+    std::uint64_t id{0};  // the request's id
     void operator()() { callback(std::move(response)); }
   };
 
@@ -49,6 +50,11 @@ class PendingRequests {
   // `failFast`: the request also fails when an attempt to connect fails (takeFailFast).
   bool add(std::uint64_t id, TimePoint now, std::chrono::milliseconds timeout, std::string what,
            ResponseCallback callback, bool failFast = false);
+
+  // Request `id` now waits until `deadline`, its timeout reported as `timeout` (a request that
+  // waited for a session with a shorter deadline gets its own back once it is sent). False when
+  // it is not waiting.
+  bool extend(std::uint64_t id, TimePoint deadline, std::chrono::milliseconds timeout);
 
   // The callback of request `id` (removed from the table), or nothing when it is not waiting
   // (never sent by us, answered before, or timed out already).

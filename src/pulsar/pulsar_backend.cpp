@@ -36,7 +36,12 @@ class PulsarBackend final : public client::Backend {
 
   void partitions(const std::string& topic, Callback<int> done) override {
     if (network_->closed) return done(closedStatus(), 0);
-    queryPartitions(network_, topic, std::move(done));
+    queryPartitions(network_, topic, MetadataCreation::allowed, std::move(done));
+  }
+
+  void existingPartitions(const std::string& topic, Callback<int> done) override {
+    if (network_->closed) return done(closedStatus(), 0);
+    queryPartitions(network_, topic, MetadataCreation::off, std::move(done));
   }
 
   void newTransaction(std::chrono::milliseconds timeout,

@@ -10,10 +10,13 @@
 // subscription (up to operationTimeout).
 //
 // Messages (pulsar_consumer_messages.cpp): MESSAGE → protocol::unpackEntry → one MessageData per
-// message, with the redelivery count and, for a batch entry, the entry's shared BatchAckTracker in
-// backendState. Dropped instead of handed on (and their permits returned): messages of a batch
-// acknowledged before, a reader's messages at or before its position, messages sent before a seek
-// or before a redelivery of everything (older consumer epoch).
+// message. A damaged entry (a bad checksum, an undecodable metadata, compression or batch) is
+// discarded: acknowledged with the validation error and logged, as the Java client does; the
+// connection stays up. Otherwise one message, with the redelivery count and, for a batch entry, the
+// entry's shared BatchAckTracker in backendState. Dropped instead of handed on (and their permits
+// returned): messages of a batch acknowledged before, a reader's messages at or before its
+// position, messages sent before a seek or before a redelivery of everything (older consumer
+// epoch).
 //
 // Acknowledgement (pulsar_consumer_operations.cpp): individual ACK with a request id, completed by
 // the broker's ACK_RESPONSE (acknowledgements made in one burst share one ACK command and its
@@ -69,6 +72,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   // Connection::Listener
   void onFrame(protocol::Frame frame) override;
   void onSessionLost(std::uint64_t session, const Status& why) override;
+  void onCorruptEntry(protocol::CorruptEntry entry) override;
 
  private:
   // An operation waiting for the subscription: run with ok, or failed with the status.
@@ -96,7 +100,8 @@ class PulsarConsumer final : public client::BackendConsumer,
   // pulsar_consumer_messages.cpp
   void handleFrame(protocol::Frame& frame);
   void handleMessage(protocol::Frame& frame);
-  bool discardCorrupt(const std::pair<std::int64_t, std::int64_t>& entry, const Status& why);
+  void discardCorrupt(const MessageId& entry, proto::CommandAck::ValidationError reason,
+                      const std::string& why);
   void sendFlow(std::uint32_t permits);
   void returnPermits(std::uint32_t permits);
 
@@ -128,7 +133,6 @@ class PulsarConsumer final : public client::BackendConsumer,
   FlowPermits permits_;
   ReaderPosition position_;
   BatchAcks batches_;
-  std::map<std::pair<std::int64_t, std::int64_t>, int> corruptDeliveries_;
   std::deque<Deferred> deferred_;
   std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
   Timer deferredTimer_;

@@ -13,10 +13,6 @@ namespace asio = boost::asio;
 
 namespace {
 
-// After this many deliveries of an entry whose payload cannot be unpacked, it is discarded
-// (acknowledged with the validation error, as the Java client does at once).
-constexpr int kCorruptDeliveriesBeforeDiscard = 3;
-
 std::uint32_t messagesInEntry(const protocol::Frame& frame) {
   return static_cast<std::uint32_t>(frame.metadata && frame.metadata->has_num_messages_in_batch()
                                         ? std::max(1, frame.metadata->num_messages_in_batch())
@@ -72,7 +68,14 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
                       static_cast<std::int64_t>(command.message_id().entryid())};
   if (!status.ok()) {
     permits_.received(inEntry);
-    if (discardCorrupt(key, status)) returnPermits(inEntry);
+    if (entry.corruption) {
+      discardCorrupt(MessageId(key.first, key.second, partition_), *entry.corruption,
+                     status.message);
+    } else {
+      // Encrypted or chunked: not for this client, left unacknowledged (SPEC.md section 5).
+      network_->log.error(describe() + ": " + status.message + "; left unacknowledged");
+    }
+    returnPermits(inEntry);
     return;
   }
   permits_.received(static_cast<std::uint32_t>(entry.messages.size()) +
@@ -94,29 +97,30 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
   if (dropped > 0) returnPermits(dropped);
 }
 
-// An entry that cannot be unpacked. True when it is left behind (its permits may be returned);
-// false when the session is dropped to get it from the broker again.
-bool PulsarConsumer::discardCorrupt(const std::pair<std::int64_t, std::int64_t>& key,
-                                    const Status& why) {
-  if (why.code == errc::unsupported) {
-    network_->log.error(describe() + ": " + why.message + "; left unacknowledged");
-    return true;
-  }
-  if (++corruptDeliveries_[key] < kCorruptDeliveriesBeforeDiscard) {
-    // Maybe damaged on the way: a new session gets it from the broker again.
-    network_->log.warn(describe() + ": " + why.message + "; reconnecting to get it again");
-    attachment_.connection()->drop(attachment_.session(), why);
-    return false;
-  }
-  network_->log.error(describe() + ": " + why.message + " (delivered " +
-                      std::to_string(kCorruptDeliveriesBeforeDiscard) +
-                      " times); discarded as corrupt");
-  corruptDeliveries_.erase(key);
-  attachment_.connection()->send(attachment_.session(),
-                                 protocol::encodeFrame(protocol::discardCorrupt(
-                                     attachment_.id(), MessageId(key.first, key.second, partition_),
-                                     proto::CommandAck::BatchDeSerializeError)));
-  return true;
+void PulsarConsumer::onCorruptEntry(protocol::CorruptEntry entry) {
+  asio::post(strand_, [self = shared_from_this(), entry = std::move(entry)] {
+    if (!self->attachment_.ready() || entry.consumerId != self->attachment_.id()) return;
+    // How many messages the entry held is unknown (its metadata is not to be trusted): one
+    // permit back, as the Java client gives.
+    self->permits_.received(1);
+    self->discardCorrupt(MessageId(entry.id.ledger(), entry.id.entry(), self->partition_),
+                         entry.reason, entry.why);
+    self->returnPermits(1);
+  });
+}
+
+// An entry that cannot be used, whatever is tried: acknowledged with the reason, so the broker
+// neither redelivers it forever nor blocks the subscription on it (the Java client's choice), and
+// reported. The session — the connection every consumer and producer on this broker shares —
+// goes on.
+void PulsarConsumer::discardCorrupt(const MessageId& entry,
+                                    proto::CommandAck::ValidationError reason,
+                                    const std::string& why) {
+  network_->log.error(describe() + ": discarded damaged entry " + entry.toString() + " (" +
+                      proto::CommandAck::ValidationError_Name(reason) + "): " + why);
+  attachment_.connection()->send(
+      attachment_.session(),
+      protocol::encodeFrame(protocol::discardCorrupt(attachment_.id(), entry, reason)));
 }
 
 void PulsarConsumer::flow(std::uint32_t permits) {

@@ -3,9 +3,10 @@
 //
 // Bounded (a caller is waiting for the outcome): only failures that trying again may fix
 // (connection_lost, unavailable, the timeout of one request) are retried, and only while the next
-// attempt can start before the deadline. Unbounded (a producer or consumer that worked before and
-// lost its session): every failure is retried after the next backoff step; the owner decides what
-// ends it (the topic is gone, it is closed).
+// attempt can start before the deadline — except a broker the connection could not reach within
+// the connection timeout (Status::retriesExhausted): the connection tried already. Unbounded (a
+// producer or consumer that worked before and lost its session): every failure is retried after the
+// next backoff step; the owner decides what ends it (the topic is gone, it is closed).
 //
 // Sans-I/O: the caller passes the time; nothing here waits.
 // Thread safety: not synchronised; it lives on its owner's strand.
@@ -21,6 +22,7 @@
 namespace reconsume::detail::pulsar {
 
 inline bool retryableWhileTimeLeft(const Status& status) {
+  if (status.retriesExhausted) return false;
   return status.code == errc::connection_lost || status.code == errc::unavailable ||
          status.code == errc::timeout;
 }

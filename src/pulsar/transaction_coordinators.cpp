@@ -76,11 +76,11 @@ void TransactionCoordinators::whenStarted(Then then) {
   state_ = State::starting;
   waiting_.push_back(std::move(then));
   // Retried within the operation timeout like any partition count (a broker restarting).
-  queryPartitions(network_, std::string(protocol::kCoordinatorAssignTopic),
-                  [self = shared_from_this()](const Status& status, int count) {
-                    asio::post(self->strand_,
-                               [self, status, count] { self->onPartitions(status, count); });
-                  });
+  queryPartitions(
+      network_, std::string(protocol::kCoordinatorAssignTopic), MetadataCreation::allowed,
+      [self = shared_from_this()](const Status& status, int count) {
+        asio::post(self->strand_, [self, status, count] { self->onPartitions(status, count); });
+      });
 }
 
 void TransactionCoordinators::onPartitions(const Status& status, int count) {

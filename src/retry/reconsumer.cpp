@@ -53,7 +53,8 @@ void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
         });
   });
   for (std::size_t i = 0; i < legacy.size(); ++i) {
-    client->backend().partitions(legacy[i], lookups->slot(i));
+    // Asking must not create them (a broker with allowAutoTopicCreationType=partitioned would).
+    client->backend().existingPartitions(legacy[i], lookups->slot(i));
   }
 }
 

@@ -1,6 +1,9 @@
 // The connection loop against a scripted peer: requests that time out, close, tokens and auth
 // challenges, keep-alive, and requests waiting for a connection.
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <future>
@@ -184,9 +187,75 @@ TEST(PulsarConnection, RequestsWaitForAConnectionUntilTheirTimeout) {
   connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0),
                       300ms);
   auto response = responses.wait(0);
-  EXPECT_EQ(response.status.code, errc::timeout);
-  EXPECT_NE(response.status.message.find("is down"), std::string::npos) << response.status.message;
+  // Never sent: the broker is the news (its address, why, how long), not the request.
+  EXPECT_EQ(response.status.code, errc::connection_lost) << response.status.message;
+  EXPECT_NE(response.status.message.find("127.0.0.1:" + std::to_string(port)), std::string::npos)
+      << response.status.message;
+  EXPECT_NE(response.status.message.find("within 300 ms"), std::string::npos)
+      << response.status.message;
   EXPECT_TRUE(connection->usable()) << "a refused connection is retried";
+  connection->close();
+}
+
+}  // namespace
+}  // namespace reconsume::detail::pulsar
+
+namespace reconsume::detail::pulsar {
+namespace {
+
+using namespace connection_test;
+
+// A port on 127.0.0.1 bound and not listening: connections to it are refused.
+class RefusingPort {
+ public:
+  RefusingPort() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in address{};
+    address.sin_family = AF_INET;
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
+    socklen_t size = sizeof address;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size);
+    port_ = ntohs(address.sin_port);
+  }
+  ~RefusingPort() { ::close(fd_); }
+  std::string hostPort() const { return "127.0.0.1:" + std::to_string(port_); }
+
+ private:
+  int fd_ = -1;
+  int port_ = 0;
+};
+
+// ClientOptions::connectionTimeout bounds how long a request waits for a session: with a broker
+// that refuses connections it fails after that long (on the injected clock) — not after its own
+// operation timeout — naming the broker, not the request, and marked so that callers retrying
+// within a deadline stop (Status::retriesExhausted).
+TEST(PulsarConnection, ARequestWaitsForAConnectionAtMostTheConnectionTimeout) {
+  RefusingPort port;
+  auto clock = std::make_shared<ManualSteadyClock>();
+  auto o = options();
+  o->clock = clock;
+  o->connectionTimeout = 2s;
+  o->operationTimeout = 30s;
+  IoThread io;
+  BrokerAddress address;
+  ASSERT_TRUE(BrokerAddress::direct("pulsar://" + port.hostPort(), address).ok());
+  auto connection = Connection::create(io.executor(), address, o);
+  Responses responses;
+  auto id = connection->newRequestId();
+  connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t", responses.callback(0));
+  // The request's deadline and the backoff after the first refused attempt.
+  ASSERT_TRUE(clock->waitForPendingWaits(2, 5s));
+  clock->advance(1900ms);
+  clock->advance(100ms);
+  auto response = responses.wait(0);
+  EXPECT_EQ(response.status.code, errc::connection_lost) << response.status.message;
+  EXPECT_TRUE(response.status.retriesExhausted);
+  EXPECT_NE(response.status.message.find(port.hostPort()), std::string::npos)
+      << response.status.message;
+  EXPECT_NE(response.status.message.find("within 2000 ms"), std::string::npos)
+      << response.status.message;
+  EXPECT_EQ(response.status.message.find("LOOKUP"), std::string::npos) << response.status.message;
   connection->close();
 }
 

@@ -86,6 +86,11 @@ class RecordingListener : public Connection::Listener {
     lost.push_back(why);
     changed_.notify_all();
   }
+  void onCorruptEntry(detail::protocol::CorruptEntry entry) override {
+    std::lock_guard lock(mutex_);
+    corrupt.push_back(std::move(entry));
+    changed_.notify_all();
+  }
   bool waitFor(const std::function<bool()>& condition, std::chrono::milliseconds timeout = 10s) {
     std::unique_lock lock(mutex_);
     return changed_.wait_for(lock, timeout, condition);
@@ -95,6 +100,7 @@ class RecordingListener : public Connection::Listener {
   std::condition_variable changed_;
   std::vector<detail::protocol::Frame> frames;
   std::vector<Status> lost;
+  std::vector<detail::protocol::CorruptEntry> corrupt;
 };
 
 inline std::shared_ptr<ConnectionOptions> options() {

@@ -1,0 +1,43 @@
+// What every command shares at the top: errors turned into messages and exit codes, and unknown
+// command names caught before CLI11 reports them vaguely ("A subcommand is required").
+#include <cstdio>
+
+#include "commands.hpp"
+#include "terminal.hpp"
+
+namespace reconsume::tools {
+
+int runReporting(const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const Error& e) {
+    std::fprintf(stderr, "%s %s\n", red("error:").c_str(), e.what());
+    return exitCodeFor(e);
+  }
+}
+
+std::string unknownCommand(const CLI::App& app, const std::vector<std::string>& args) {
+  const CLI::App* level = &app;
+  std::string path;
+  for (const auto& arg : args) {
+    if (arg.starts_with("-")) return "";  // options: CLI11 knows them
+    auto commands = level->get_subcommands([](const CLI::App*) { return true; });
+    if (commands.empty()) return "";
+    std::string names;
+    for (std::size_t i = 0; i < commands.size(); ++i) {
+      if (commands[i]->get_name() == arg) {
+        level = commands[i];
+        break;
+      }
+      names += (i == 0 ? "" : i + 1 == commands.size() ? " or " : ", ") + commands[i]->get_name();
+    }
+    if (level->get_name() != arg) {
+      return "unknown " + std::string(path.empty() ? "command" : "verb of '" + path + "'") + " '" +
+             arg + "' (expected " + names + ")";
+    }
+    path += (path.empty() ? "" : " ") + arg;
+  }
+  return "";
+}
+
+}  // namespace reconsume::tools
