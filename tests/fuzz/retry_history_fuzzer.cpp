@@ -33,10 +33,12 @@ using reconsume::fuzz::check;
 
 namespace {
 
+// Compared as serialised: Boost.JSON reads some numbers as NaN ("0e999999": 0 × inf), which
+// never equals itself as a value.
 bool sameJson(std::string_view text, const boost::json::value& expected) {
   boost::system::error_code ec;
   const auto value = boost::json::parse(text, ec);
-  return !ec && value == expected;
+  return !ec && boost::json::serialize(value) == boost::json::serialize(expected);
 }
 
 }  // namespace
