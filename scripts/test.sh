@@ -3,16 +3,17 @@
 # client come from Maven Central), builds everything, starts a real Apache Pulsar standalone, and
 # runs every test: unit tests, the behaviour tests on embedded:// and on Pulsar, integration and
 # interop tests with the official Java client, TLS and token tests, the fault test, the examples,
-# the install test, the unit tests again under ASan+UBSan, and the protocol fuzzer for a bounded
-# time. Stops Pulsar at the end. Any failure fails the command.
+# the install test, the unit tests again under ASan+UBSan, and every fuzzer (tests/fuzz/) for a
+# bounded time. Stops Pulsar at the end. Any failure fails the command.
 #
-# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 60, each),
+# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 18, each of
+# the 10 fuzzers),
 # CTEST_PARALLEL_LEVEL (default 2).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RECONSUME_BUILD_DIR:-$root/build}
 asan=${RECONSUME_ASAN_BUILD_DIR:-$root/build-asan}
-fuzz_seconds=${RECONSUME_FUZZ_SECONDS:-60}
+fuzz_seconds=${RECONSUME_FUZZ_SECONDS:-18}
 export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-2}
 
 step() { printf '\n==> %s\n' "$*"; }
@@ -38,7 +39,7 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tools/recons
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   RECONSUME_SERVICE_URLS=embedded:// "$asan/tests/reconsume_behaviour_tests"
 
-step "Fuzzing the frame decoder and the transaction answers for ${fuzz_seconds}s each"
+step "Fuzzing every parser of outside bytes for ${fuzz_seconds}s each (tests/fuzz/README.md)"
 "$root/scripts/fuzz.sh" "$fuzz_seconds" all
 
 step "All tests passed"

@@ -1,8 +1,10 @@
 #include "admin/admin_json.hpp"
 
+#include <algorithm>
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 #include <charconv>
+#include <cstdint>
 #include <optional>
 
 #include "reconsume/error.hpp"
@@ -35,12 +37,22 @@ void addBacklogs(const boost::json::object& stats, std::string_view what, std::s
     std::int64_t backlog = 0;
     if (!sub.is_object()) unexpected(what, body, "a subscription's stats are not an object");
     if (const auto* value = sub.as_object().if_contains("msgBacklog")) {
-      if (!value->is_int64() && !value->is_uint64()) {
+      // Boost.JSON reads integers above INT64_MAX as uint64 (where to_number<int64_t> would
+      // throw its own exception): they saturate. A count below zero is no backlog.
+      if (value->is_uint64()) {
+        backlog = static_cast<std::int64_t>(
+            std::min<std::uint64_t>(value->as_uint64(), static_cast<std::uint64_t>(INT64_MAX)));
+      } else if (!value->is_int64()) {
         unexpected(what, body, "msgBacklog is not an integer");
+      } else if (value->as_int64() < 0) {
+        unexpected(what, body, "msgBacklog is negative");
+      } else {
+        backlog = value->as_int64();
       }
-      backlog = value->to_number<std::int64_t>();
     }
-    backlogs[std::string(name)] += backlog;
+    // Summed over partitions and answers, saturating rather than overflowing.
+    std::int64_t& sum = backlogs[std::string(name)];
+    sum = sum > INT64_MAX - backlog ? INT64_MAX : sum + backlog;
   }
 }
 

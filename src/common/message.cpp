@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "common/epoch_time.hpp"
 #include "common/message_data.hpp"
 #include "reconsume/error.hpp"
 
@@ -46,7 +47,9 @@ MessageId MessageId::parse(std::string_view text) {
   std::int32_t partition = -1, batch = -1;
   bool ok = (parts.size() == 3 || parts.size() == 4) && parseInt(parts[0], ledger) &&
             parseInt(parts[1], entry) && parseInt(parts[2], partition) &&
-            (parts.size() == 3 || parseInt(parts[3], batch));
+            (parts.size() == 3 || parseInt(parts[3], batch)) && batch >= -1;
+  // A batch index below -1 is refused: toString() leaves out negative indexes, so it would not
+  // come back as itself (-1, "not batched", is accepted since it prints as the 3-part form).
   if (!ok) {
     throw Error(errc::invalid_argument,
                 "message id '" + std::string(text) +
@@ -106,13 +109,12 @@ int Message::redeliveryCount() const {
   return RECONSUME_DATA.redeliveryCount;
 }
 std::chrono::system_clock::time_point Message::publishTime() const {
-  return std::chrono::system_clock::time_point(
-      std::chrono::milliseconds(RECONSUME_DATA.publishTimeMs));
+  return detail::fromEpochMillis(RECONSUME_DATA.publishTimeMs);
 }
 std::optional<std::chrono::system_clock::time_point> Message::eventTime() const {
   const auto& ms = RECONSUME_DATA.eventTimeMs;
   if (!ms) return std::nullopt;
-  return std::chrono::system_clock::time_point(std::chrono::milliseconds(*ms));
+  return detail::fromEpochMillis(*ms);
 }
 const std::string& Message::producerName() const {
   return RECONSUME_DATA.producerName;

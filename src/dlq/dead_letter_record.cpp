@@ -5,6 +5,7 @@
 #include <boost/json/value.hpp>
 #include <limits>
 
+#include "common/epoch_time.hpp"
 #include "common/topic_name.hpp"
 #include "reconsume/error.hpp"
 #include "retry/property_keys.hpp"
@@ -66,7 +67,7 @@ std::optional<TimePoint> timeOf(const Message& message, std::string_view key) {
   if (!text) return std::nullopt;
   auto ms = detail::retry::parsePropertyCount(*text);
   if (!ms) return std::nullopt;
-  return TimePoint(std::chrono::milliseconds(*ms));
+  return fromEpochMillis(*ms);
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ std::vector<DeadLetterHop> parseHistory(std::string_view text) {
     const auto& object = element.as_object();
     DeadLetterHop hop;
     hop.count = clampToInt(integerField(object, "n"));
-    hop.at = TimePoint(std::chrono::milliseconds(integerField(object, "at")));
+    hop.at = fromEpochMillis(integerField(object, "at"));
     hop.delay = std::chrono::milliseconds(integerField(object, "delay"));
     if (const auto* reason = object.if_contains("reason"); reason && reason->is_string()) {
       hop.reason = std::string(reason->as_string());

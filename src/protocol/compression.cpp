@@ -111,6 +111,7 @@ Status decompress(proto::CompressionType type, std::string_view input,
     return {};
   }
   if (uncompressedSize > maxUncompressedSize) {
+    output.clear();
     return {errc::protocol_error, typeName(type) + " payload declares an uncompressed size of " +
                                       std::to_string(uncompressedSize) +
                                       " bytes, above the limit " +
@@ -131,7 +132,8 @@ Status decompress(proto::CompressionType type, std::string_view input,
       status = decompressSnappy(input, uncompressedSize, output);
       break;
     default:
-      return {errc::unsupported, "unknown " + typeName(type)};
+      status = {errc::unsupported, "unknown " + typeName(type)};
+      break;
   }
   if (!status) output.clear();
   return status;

@@ -23,9 +23,10 @@ namespace reconsume::detail::protocol {
 // Pulsar limits the compressed size (5 MiB by default); a batch may decompress to much more.
 inline constexpr std::uint32_t kDefaultMaxUncompressedSize = 64 * 1024 * 1024;
 
-// Replaces `output` with the decompressed `input`. NONE copies. Errors: errc::protocol_error
-// (corrupt input, size mismatch, size above `maxUncompressedSize`) and errc::unsupported (a
-// compression type this library does not know), each naming the values involved.
+// Replaces `output` with the decompressed `input`; after a failure it is empty. NONE copies.
+// Errors: errc::protocol_error (corrupt input, size mismatch, size above `maxUncompressedSize`) and
+// errc::unsupported (a compression type this library does not know), each naming the values
+// involved.
 reconsume::detail::Status decompress(
     proto::CompressionType type, std::string_view input, std::uint32_t uncompressedSize,
     std::string& output, std::uint32_t maxUncompressedSize = kDefaultMaxUncompressedSize);

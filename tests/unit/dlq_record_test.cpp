@@ -1,6 +1,10 @@
 // Decoding stored dead letters: ours, the Java client's, and damaged ones.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <memory>
+
+#include "common/message_data.hpp"
 #include "dlq/dead_letter_record.hpp"
 #include "dlq_test_messages.hpp"
 
@@ -125,6 +129,33 @@ TEST(DeadLetterRecord, HistoryOfTheWrongShapeGivesNoEntries) {
   EXPECT_EQ(hops[0].count, 0);
   EXPECT_EQ(hops[0].reason, "");
   EXPECT_EQ(hops[1].count, 4);
+}
+
+// Found by tests/fuzz/retry_history_fuzzer.cpp: an "at" beyond ±292 years overflowed the
+// conversion of milliseconds to system_clock's nanoseconds (UBSan: signed integer overflow).
+// Such times are now clamped to the ends of the clock's range; the same for FIRST_FAILURE_TIME,
+// REPLAYED_AT and the publish and event times of Pulsar's metadata.
+TEST(DeadLetterRecord, TimesBeyondTheClocksRangeAreClamped) {
+  const auto hops =
+      parseHistory(R"([{"n":1,"at":170000000000065284},{"n":2,"at":-9223372036854775807}])");
+  ASSERT_EQ(hops.size(), 2u);
+  EXPECT_GT(hops[0].at, TimePoint(std::chrono::hours(24 * 365 * 290)));
+  EXPECT_LT(hops[1].at, TimePoint(-std::chrono::hours(24 * 365 * 290)));
+
+  StoredMessage stored;
+  stored.properties = {{"FIRST_FAILURE_TIME", "99999999999999999999"},
+                       {"REPLAYED_AT", "9223372036854775807"}};
+  const auto letter = DeadLetter::from(stored.build());
+  ASSERT_TRUE(letter.firstFailure && letter.replayedAt);
+  EXPECT_GT(*letter.firstFailure, TimePoint(std::chrono::hours(24 * 365 * 290)));
+  EXPECT_EQ(*letter.replayedAt, *letter.firstFailure);
+
+  auto data = std::make_shared<MessageData>();
+  data->publishTimeMs = UINT64_MAX;
+  data->eventTimeMs = 1'000'000'000'000'000'000;
+  const Message message(data);
+  EXPECT_GT(message.publishTime(), TimePoint(std::chrono::hours(24 * 365 * 290)));
+  EXPECT_EQ(message.eventTime(), message.publishTime());
 }
 
 TEST(DeadLetterRecord, AMessageWithoutRetryPropertiesSaysSo) {

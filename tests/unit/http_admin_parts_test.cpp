@@ -132,5 +132,26 @@ TEST(AdminJson, SumsBacklogsOverPartitions) {
   EXPECT_EQ(backlogs, (std::map<std::string, std::int64_t>{{"a", 7}, {"b", 1}}));
 }
 
+// Found by tests/fuzz/admin_json_fuzzer.cpp: backlogs near INT64_MAX overflowed the sum (UBSan:
+// signed integer overflow), one above it made Boost.JSON's to_number throw its own exception type
+// instead of Error, and a negative one was summed. They now saturate, or are refused as Error.
+TEST(AdminJson, HugeBacklogsSaturateAndNegativeOnesAreRefused) {
+  std::map<std::string, std::int64_t> backlogs;
+  addPartitionedSubscriptionBacklogs(R"({"partitions": {
+      "p0": {"subscriptions": {"a": {"msgBacklog": 3}, "b": {"msgBacklog": 18446744073709551615}}},
+      "p1": {"subscriptions": {"a": {"msgBacklog": 9223372036854775807}}}}})",
+                                     "w", backlogs);
+  EXPECT_EQ(backlogs, (std::map<std::string, std::int64_t>{{"a", INT64_MAX}, {"b", INT64_MAX}}));
+  addSubscriptionBacklogs(R"({"subscriptions": {"a": {"msgBacklog": 1}}})", "w", backlogs);
+  EXPECT_EQ(backlogs["a"], INT64_MAX);
+  try {
+    addSubscriptionBacklogs(R"({"subscriptions": {"a": {"msgBacklog": -1}}})", "w", backlogs);
+    FAIL() << "a negative backlog was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::protocol_error);
+    EXPECT_NE(std::string(e.what()).find("msgBacklog is negative"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace reconsume::detail::admin

@@ -30,6 +30,16 @@ TEST(MessageId, RejectsMalformedTextNamingIt) {
   }
 }
 
+// Found by tests/fuzz/message_id_fuzzer.cpp: "1:2:3:-5" parsed to batch index -5, which prints as
+// "1:2:3" and so came back as another id (batch index -1).
+TEST(MessageId, RejectsABatchIndexBelowMinusOne) {
+  EXPECT_THROW(MessageId::parse("1:2:3:-5"), Error);
+  EXPECT_THROW(MessageId::parse("1:2:3:-2147483648"), Error);
+  const auto notBatched = MessageId::parse("1:2:3:-1");
+  EXPECT_EQ(notBatched, MessageId(1, 2, 3));
+  EXPECT_EQ(MessageId::parse(notBatched.toString()), notBatched);
+}
+
 TEST(MessageId, OrdersByLedgerEntryThenBatchIndex) {
   EXPECT_LT(MessageId(1, 5), MessageId(2, 0));
   EXPECT_LT(MessageId(1, 5), MessageId(1, 6));

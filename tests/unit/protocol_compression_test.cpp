@@ -83,6 +83,18 @@ TEST_P(Codec, RefusesADeclaredSizeAboveTheLimitBeforeAllocating) {
   EXPECT_NE(status.message.find("above the limit 4"), std::string::npos) << status.message;
 }
 
+// Found by tests/fuzz/compression_fuzzer.cpp: a declared size above the limit returned before
+// `output` was cleared, leaving what the caller had in it, unlike every other failure.
+TEST_P(Codec, EveryFailureLeavesTheOutputEmpty) {
+  const std::string compressed = compress(GetParam(), "small");
+  std::string output = "left over";
+  EXPECT_FALSE(decompress(GetParam(), compressed, 5, output, 4).ok());
+  EXPECT_EQ(output, "");
+  output = "left over";
+  EXPECT_FALSE(decompress(GetParam(), "corrupt", 5, output).ok());
+  EXPECT_EQ(output, "");
+}
+
 INSTANTIATE_TEST_SUITE_P(Pulsar, Codec,
                          ::testing::Values(proto::LZ4, proto::ZLIB, proto::ZSTD, proto::SNAPPY),
                          [](const auto& info) { return proto::CompressionType_Name(info.param); });
@@ -111,10 +123,11 @@ TEST(Compression, NoneCopiesWhateverTheDeclaredSize) {
 }
 
 TEST(Compression, UnknownTypesAreErrorsNamingTheValue) {
-  std::string output;
+  std::string output = "left over";
   const auto status = decompress(static_cast<proto::CompressionType>(9), "x", 1, output);
   EXPECT_EQ(status.code, errc::unsupported);
   EXPECT_EQ(status.message, "unknown compression type 9");
+  EXPECT_EQ(output, "");
   EXPECT_THROW(compress(static_cast<proto::CompressionType>(9), "x"), Error);
 }
 

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <memory>
+#include <string_view>
+
 #include "reconsume/error.hpp"
 
 namespace reconsume::detail {
@@ -63,6 +67,21 @@ TEST(ServiceUrl, RejectsBadUrlsNamingThem) {
       EXPECT_NE(std::string(e.what()).find(url), std::string::npos) << e.what();
     }
   }
+}
+
+// Found by tests/fuzz/service_url_fuzzer.cpp: an empty query followed by a fragment made
+// Boost.URL 1.81's parameter iterator read past the end of the text (AddressSanitizer:
+// heap-buffer-overflow); an empty query now has no options and is not iterated.
+TEST(ServiceUrl, EmptyQueryBeforeAFragmentHasNoOptions) {
+  for (const char* text : {"pulsar://h?#x", "pulsar://h?#", "embedded://?#", "pulsar://h?"}) {
+    // Exactly the text's bytes on the heap, so that AddressSanitizer sees a read past them.
+    const std::string_view view(text);
+    const auto bytes = std::make_unique<char[]>(view.size());
+    std::copy(view.begin(), view.end(), bytes.get());
+    const auto url = ServiceUrl::parse(std::string_view(bytes.get(), view.size()));
+    EXPECT_TRUE(url.options.empty()) << text;
+  }
+  EXPECT_EQ(ServiceUrl::parse("embedded://b?x=1#frag").options.at("x"), "1");
 }
 
 }  // namespace
