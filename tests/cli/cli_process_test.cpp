@@ -16,9 +16,12 @@
 #include <string>
 #include <vector>
 
+#include "unit/refusing_port.hpp"
+
 namespace {
 
 using namespace std::chrono_literals;
+using reconsume::testing::RefusingPort;
 
 struct Run {
   int code = -1;
@@ -65,27 +68,6 @@ Run reconsume(const std::vector<std::string>& args) {
   return run;
 }
 
-// A port on 127.0.0.1 that refuses connections for as long as this lives.
-class ClosedPort {
- public:
-  ClosedPort() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-    socklen_t size = sizeof address;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size);
-    port_ = ntohs(address.sin_port);
-  }
-  ~ClosedPort() { ::close(fd_); }
-  std::string hostPort() const { return "127.0.0.1:" + std::to_string(port_); }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
-
 bool mentions(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
@@ -95,7 +77,7 @@ bool mentions(const std::string& text, const std::string& part) {
 constexpr auto kWellBeforeTheOldWait = 10s;
 
 TEST(CliProcess, DemoOnAnUnreachableBrokerFailsWithinItsTimeoutNamingItsTopic) {
-  ClosedPort broker;
+  RefusingPort broker;
   auto run = reconsume({"demo", "--url", "pulsar://" + broker.hostPort(), "--timeout", "2s"});
   EXPECT_EQ(run.code, 1) << run.err;
   EXPECT_LT(run.took, kWellBeforeTheOldWait);
@@ -108,7 +90,7 @@ TEST(CliProcess, DemoOnAnUnreachableBrokerFailsWithinItsTimeoutNamingItsTopic) {
 }
 
 TEST(CliProcess, PerfOnAnUnreachableBrokerFailsWithinItsTimeoutNamingItsTopic) {
-  ClosedPort broker;
+  RefusingPort broker;
   auto run = reconsume({"perf", "--url", "pulsar://" + broker.hostPort(), "--timeout", "2s"});
   EXPECT_EQ(run.code, 1) << run.err;
   EXPECT_LT(run.took, kWellBeforeTheOldWait);
@@ -118,7 +100,7 @@ TEST(CliProcess, PerfOnAnUnreachableBrokerFailsWithinItsTimeoutNamingItsTopic) {
 }
 
 TEST(CliProcess, DlqVerbsOnAnUnreachableBrokerFailWithinTheirTimeoutNamingTheTopic) {
-  ClosedPort broker;
+  RefusingPort broker;
   for (const char* verb : {"list", "stats", "replay", "purge"}) {
     std::vector<std::string> args{"dlq",
                                   verb,

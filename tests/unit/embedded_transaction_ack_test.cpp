@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "embedded_test_support.hpp"
+#include "expect_error.hpp"
 
 namespace reconsume::detail::embedded::testing {
 namespace {
@@ -11,9 +12,7 @@ namespace {
 using namespace std::chrono_literals;
 using Strings = std::vector<std::string>;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using ::reconsume::testing::mentions;
 
 struct Fixture {
   Harness harness;
@@ -160,9 +159,9 @@ TEST(EmbeddedTransactionAck, AHeldMessageConflictsWithAnotherTransactionAndTheSa
   ack(*consumer, message, holder);
   auto conflict = tryAck(*consumer, message, other);
   EXPECT_EQ(conflict.code, errc::transaction_conflict);
-  EXPECT_TRUE(contains(conflict.message, "is pending in transaction (0,0)")) << conflict.message;
-  EXPECT_TRUE(contains(conflict.message, "in transaction (0,1)")) << conflict.message;
-  EXPECT_TRUE(contains(conflict.message, message.id.toString())) << conflict.message;
+  EXPECT_TRUE(mentions(conflict.message, "is pending in transaction (0,0)")) << conflict.message;
+  EXPECT_TRUE(mentions(conflict.message, "in transaction (0,1)")) << conflict.message;
+  EXPECT_TRUE(mentions(conflict.message, message.id.toString())) << conflict.message;
   EXPECT_EQ(tryAck(*consumer, message, holder).code, errc::transaction_conflict);
   ASSERT_TRUE(tryCommit(*other).ok());  // the refused acknowledgement left nothing behind
   EXPECT_EQ(f.harness.backlog(f.topic, "s"), 1);
@@ -178,8 +177,8 @@ TEST(EmbeddedTransactionAck, AnAcknowledgedMessageConflicts) {
   auto txn = f.harness.newTransaction();
   auto conflict = tryAck(*consumer, *sink->messages()[0], txn);
   EXPECT_EQ(conflict.code, errc::transaction_conflict);
-  EXPECT_TRUE(contains(conflict.message, "was acknowledged before")) << conflict.message;
-  EXPECT_TRUE(contains(conflict.message, "(0,0)")) << conflict.message;
+  EXPECT_TRUE(mentions(conflict.message, "was acknowledged before")) << conflict.message;
+  EXPECT_TRUE(mentions(conflict.message, "(0,0)")) << conflict.message;
 }
 
 TEST(EmbeddedTransactionAck, APlainAcknowledgementOfAHeldMessageApplies) {
@@ -203,8 +202,8 @@ TEST(EmbeddedTransactionAck, AcknowledgingInAnEndedTransactionIsRefused) {
   ASSERT_TRUE(tryAbort(*txn).ok());
   auto status = tryAck(*consumer, *sink->messages()[0], txn);
   EXPECT_EQ(status.code, errc::transaction_not_found);
-  EXPECT_TRUE(contains(status.message, "cannot acknowledge message")) << status.message;
-  EXPECT_TRUE(contains(status.message, "(0,0)")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "cannot acknowledge message")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "(0,0)")) << status.message;
   consumer->redeliver({sink->messages()[0]->id});
   EXPECT_EQ(sink->count(), 2u);  // not held: it is still an ordinary unacknowledged message
 }

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "embedded_test_support.hpp"
+#include "expect_error.hpp"
 
 namespace reconsume::detail::embedded::testing {
 namespace {
@@ -11,9 +12,7 @@ namespace {
 using namespace std::chrono_literals;
 using Strings = std::vector<std::string>;
 
-bool contains(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
+using ::reconsume::testing::mentions;
 
 struct Fixture {
   Harness harness;
@@ -113,8 +112,8 @@ TEST(EmbeddedTransaction, TimesOutOnTheBrokersClock) {
   EXPECT_EQ(f.sink->payloads(), Strings{"behind it"});
   auto status = tryCommit(*txn);
   EXPECT_EQ(status.code, errc::transaction_not_found);
-  EXPECT_TRUE(contains(status.message, "(0,0)")) << status.message;
-  EXPECT_TRUE(contains(status.message, "timed out")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "(0,0)")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "timed out")) << status.message;
   EXPECT_EQ(f.harness.backlog(f.topic, "s"), 1);
 }
 
@@ -124,19 +123,19 @@ TEST(EmbeddedTransaction, AnEndedTransactionCannotBeEndedAgain) {
   ASSERT_TRUE(tryCommit(*committed).ok());
   auto again = tryCommit(*committed);
   EXPECT_EQ(again.code, errc::transaction_not_found);
-  EXPECT_TRUE(contains(again.message, "cannot commit transaction (0,0)")) << again.message;
-  EXPECT_TRUE(contains(again.message, "it was committed")) << again.message;
+  EXPECT_TRUE(mentions(again.message, "cannot commit transaction (0,0)")) << again.message;
+  EXPECT_TRUE(mentions(again.message, "it was committed")) << again.message;
   auto abortCommitted = tryAbort(*committed);
   EXPECT_EQ(abortCommitted.code, errc::transaction_not_found);
-  EXPECT_TRUE(contains(abortCommitted.message, "cannot abort transaction (0,0)"))
+  EXPECT_TRUE(mentions(abortCommitted.message, "cannot abort transaction (0,0)"))
       << abortCommitted.message;
 
   auto aborted = f.harness.newTransaction();
   ASSERT_TRUE(tryAbort(*aborted).ok());
   auto commitAborted = tryCommit(*aborted);
   EXPECT_EQ(commitAborted.code, errc::transaction_not_found);
-  EXPECT_TRUE(contains(commitAborted.message, "(0,1)")) << commitAborted.message;
-  EXPECT_TRUE(contains(commitAborted.message, "it was aborted")) << commitAborted.message;
+  EXPECT_TRUE(mentions(commitAborted.message, "(0,1)")) << commitAborted.message;
+  EXPECT_TRUE(mentions(commitAborted.message, "it was aborted")) << commitAborted.message;
   EXPECT_EQ(tryAbort(*aborted).code, errc::transaction_not_found);
 }
 
@@ -149,8 +148,8 @@ TEST(EmbeddedTransaction, PublishingInAnEndedTransactionIsRefused) {
   MessageId id;
   auto status = trySend(*f.producer, message, txn, id);
   EXPECT_EQ(status.code, errc::transaction_not_found);
-  EXPECT_TRUE(contains(status.message, "publish to topic " + f.topic)) << status.message;
-  EXPECT_TRUE(contains(status.message, "(0,0)")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "publish to topic " + f.topic)) << status.message;
+  EXPECT_TRUE(mentions(status.message, "(0,0)")) << status.message;
   send(*f.producer, "plain");
   EXPECT_EQ(f.sink->payloads(), Strings{"plain"});  // nothing was stored for it
   EXPECT_EQ(f.harness.backlog(f.topic, "s"), 1);
@@ -242,7 +241,7 @@ TEST(EmbeddedTransaction, ClosingTheClientThatOpenedItEndsNothing) {
   EXPECT_EQ(f.sink->count(), 0u);  // neither committed nor aborted
   auto status = tryCommit(*txn);
   EXPECT_EQ(status.code, errc::closed);
-  EXPECT_TRUE(contains(status.message, "(0,0)")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "(0,0)")) << status.message;
   send(*f.producer, "behind it");
   EXPECT_EQ(f.sink->count(), 0u);
   f.harness.clock->advance(10s);  // the coordinator times it out
@@ -260,7 +259,7 @@ TEST(EmbeddedTransaction, RefusedTransactions) {
   MessageId id;
   auto status = trySend(*f.producer, message, foreign, id);
   EXPECT_EQ(status.code, errc::invalid_argument);
-  EXPECT_TRUE(contains(status.message, "(0,0)")) << status.message;
+  EXPECT_TRUE(mentions(status.message, "(0,0)")) << status.message;
   EXPECT_EQ(trySend(*f.producer, message, nullptr, id).code, errc::invalid_argument);
   ASSERT_TRUE(callStatus([&](auto done) { f.harness.backend->close(done); }).ok());
   EXPECT_EQ(f.harness.tryNewTransaction(1min, txn).code, errc::closed);

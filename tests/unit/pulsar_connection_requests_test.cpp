@@ -13,6 +13,7 @@
 #include "pulsar/connection.hpp"
 #include "pulsar_connection_test_support.hpp"
 #include "pulsar_fake_broker.hpp"
+#include "refusing_port.hpp"
 
 namespace reconsume::detail::pulsar {
 namespace {
@@ -21,6 +22,7 @@ using namespace std::chrono_literals;
 using namespace connection_test;
 using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
+using ::reconsume::testing::RefusingPort;
 
 TEST(PulsarConnection, UnansweredRequestTimesOutOnceAndLateAnswersAreIgnored) {
   std::promise<std::uint64_t> asked;
@@ -204,27 +206,6 @@ namespace reconsume::detail::pulsar {
 namespace {
 
 using namespace connection_test;
-
-// A port on 127.0.0.1 bound and not listening: connections to it are refused.
-class RefusingPort {
- public:
-  RefusingPort() {
-    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-    sockaddr_in address{};
-    address.sin_family = AF_INET;
-    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address), 0);
-    socklen_t size = sizeof address;
-    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size);
-    port_ = ntohs(address.sin_port);
-  }
-  ~RefusingPort() { ::close(fd_); }
-  std::string hostPort() const { return "127.0.0.1:" + std::to_string(port_); }
-
- private:
-  int fd_ = -1;
-  int port_ = 0;
-};
 
 // ClientOptions::connectionTimeout bounds how long a request waits for a session: with a broker
 // that refuses connections it fails after that long (on the injected clock) — not after its own

@@ -76,6 +76,19 @@ void answer(FakePeer& peer, const proto::CommandLookupTopic& request,
   peer.write(response);
 }
 
+// A Failed lookup answer with the broker's `error` and `message`.
+void answerFailure(FakePeer& peer, const proto::CommandLookupTopic& request,
+                   proto::ServerError error, const std::string& message) {
+  proto::BaseCommand response;
+  response.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+  auto& lookup = *response.mutable_lookuptopicresponse();
+  lookup.set_request_id(request.request_id());
+  lookup.set_response(proto::CommandLookupTopicResponse::Failed);
+  lookup.set_error(error);
+  lookup.set_message(message);
+  peer.write(response);
+}
+
 TEST_F(PulsarLookup, RedirectsAreFollowedWithTheAuthoritativeFlag) {
   std::string ownerUrl;
   proto::CommandLookupTopic atOwner;
@@ -146,14 +159,7 @@ TEST_F(PulsarLookup, AFailedLookupCarriesTheBrokersError) {
   FakeBroker service({[&](FakePeer& peer) {
     peer.acceptConnect();
     auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
-    proto::BaseCommand response;
-    response.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
-    auto& lookup = *response.mutable_lookuptopicresponse();
-    lookup.set_request_id(request.request_id());
-    lookup.set_response(proto::CommandLookupTopicResponse::Failed);
-    lookup.set_error(proto::ServiceNotReady);
-    lookup.set_message("Namespace bundle is being unloaded");
-    peer.write(response);
+    answerFailure(peer, request, proto::ServiceNotReady, "Namespace bundle is being unloaded");
     peer.waitForClose();
   }});
   auto lookup = lookupVia(service.url());
@@ -164,14 +170,7 @@ TEST_F(PulsarLookup, AFailedLookupCarriesTheBrokersError) {
 
 void answerNotReady(FakePeer& peer) {
   auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
-  proto::BaseCommand response;
-  response.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
-  auto& lookup = *response.mutable_lookuptopicresponse();
-  lookup.set_request_id(request.request_id());
-  lookup.set_response(proto::CommandLookupTopicResponse::Failed);
-  lookup.set_error(proto::ServiceNotReady);
-  lookup.set_message("broker is starting");
-  peer.write(response);
+  answerFailure(peer, request, proto::ServiceNotReady, "broker is starting");
 }
 
 constexpr const char* kRefusing = "pulsar://127.0.0.1:1";  // nothing listens on port 1
@@ -237,14 +236,7 @@ TEST_F(PulsarLookup, AnAnswerAboutTheTopicIsFinalAndNoOtherHostIsAsked) {
   FakeBroker first({[&](FakePeer& peer) {
     peer.acceptConnect();
     auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
-    proto::BaseCommand response;
-    response.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
-    auto& lookup = *response.mutable_lookuptopicresponse();
-    lookup.set_request_id(request.request_id());
-    lookup.set_response(proto::CommandLookupTopicResponse::Failed);
-    lookup.set_error(proto::TopicNotFound);
-    lookup.set_message("Topic not found");
-    peer.write(response);
+    answerFailure(peer, request, proto::TopicNotFound, "Topic not found");
     peer.waitForClose();
   }});
   FakeBroker second({});
