@@ -96,6 +96,7 @@ void Attachment::onCreated(std::uint64_t attempt, const std::shared_ptr<Connecti
 }
 
 void Attachment::retry(const Action& action) {
+  if (connection_) hooks_.onDetached(action.status);
   if (action.closeCurrent && connection_) sendClose(*connection_, id_, [](Response) {});
   forgetConnection();
   if (machine_.everAttached()) {

@@ -40,6 +40,9 @@ class AttachHooks : public Connection::Listener {
   virtual void onAttached(const Response& created, bool first) = 0;
   // A close while attached: finish what must go out first, then call Attachment::closeRemote.
   virtual void onClosing() = 0;
+  // No longer attached (the session lost, the broker closed the handle, a seek): requests made
+  // for the handle may never be answered now. Runs before the connection is forgotten.
+  virtual void onDetached(const Status& /*why*/) {}
   // Over for good: closed, failed (the first creation) or ended (the topic is gone).
   virtual void onFinished(const AttachMachine::Action& how) = 0;
 };

@@ -214,7 +214,7 @@ void Connection::sessionUp(const std::shared_ptr<Session>& session) {
   if (!session->outbox.empty()) session->writeWake.cancel();
 }
 
-void Connection::endSession(const std::shared_ptr<Session>& session, const Status& why) {
+void Connection::endSession(std::shared_ptr<Session> session, const Status& why) {
   if (session->ended) return;
   session->ended = true;
   session->stream.close();

@@ -100,6 +100,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void detach(Kind kind, std::uint64_t id);
   // Ends `session` (if it is still the current one) as if the connection broke, for `why`.
   void drop(std::uint64_t session, Status why);
+  // Completes request `requestId` now with `why` if it still waits (an answer that will not come:
+  // the broker closed the handle it was for); a later answer is ignored.
+  void abandon(std::uint64_t requestId, Status why);
   // Fails everything with errc::closed and stops for good.
   void close();
 
@@ -133,7 +136,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool wanted() const { return !pending_.empty() || !listeners_.empty(); }
   void startIfNeeded();
   void sessionUp(const std::shared_ptr<Session>& session);
-  void endSession(const std::shared_ptr<Session>& session, const Status& why);
+  // By value: a caller may pass current_, which this resets.
+  void endSession(std::shared_ptr<Session> session, const Status& why);
   void connectFailed(const Status& status);
   void dispatch(Session& session, protocol::Frame frame);
   void complete(Session& session, std::uint64_t requestId, Status status,

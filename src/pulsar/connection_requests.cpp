@@ -86,6 +86,18 @@ void Connection::drop(std::uint64_t session, Status why) {
   });
 }
 
+void Connection::abandon(std::uint64_t requestId, Status why) {
+  asio::post(strand_, [self = shared_from_this(), requestId, why = std::move(why)] {
+    auto done = self->pending_.take(requestId);
+    if (!done) return;
+    self->takeUnsent(requestId);
+    self->armRequestTimer();
+    Response response;
+    response.status = why;
+    (*done)(std::move(response));
+  });
+}
+
 void Connection::close() {
   usable_ = false;
   asio::post(strand_, [self = shared_from_this()] {

@@ -35,6 +35,7 @@
 #include <deque>
 #include <map>
 #include <memory>
+#include <set>
 
 #include "client/backend.hpp"
 #include "common/open_handles.hpp"
@@ -96,6 +97,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   void onAttached(const Response& created, bool first) override;
   void onClosing() override;
   void onFinished(const AttachMachine::Action& how) override;
+  void onDetached(const Status& why) override;
 
   // pulsar_consumer_messages.cpp
   void handleFrame(protocol::Frame& frame);
@@ -113,6 +115,9 @@ class PulsarConsumer final : public client::BackendConsumer,
   void onDeferredTimer();
   void ackEntry(const MessageId& id, Callback<> done);
   void flushAcks();
+  // Sends an ACK request (plain or transactional) and keeps its id until the answer.
+  void requestAck(std::uint64_t requestId, const proto::BaseCommand& command, std::string what,
+                  Callback<> done);
   void startSeek(const MessageId& id, Callback<> done);
   void onSeekAnswer(const MessageId& id, std::uint64_t consumerId, Response response,
                     Callback<> done);
@@ -135,6 +140,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   BatchAcks batches_;
   std::deque<Deferred> deferred_;
   std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
+  std::set<std::uint64_t> acksInFlight_;  // request ids of ACKs on the current attachment
   Timer deferredTimer_;
   std::atomic<bool> closed_{false};
 };

@@ -106,16 +106,39 @@ void PulsarConsumer::flushAcks() {
     ids.push_back(id);
     callbacks.push_back(std::move(done));
   }
-  const auto& connection = attachment_.connection();
-  auto requestId = connection->newRequestId();
+  auto requestId = attachment_.connection()->newRequestId();
   std::string what = ids.size() == 1 ? "ACK " + ids[0].toString()
                                      : "ACK of " + std::to_string(ids.size()) + " messages from " +
                                            ids[0].toString();
-  connection->request(requestId, protocol::ack(attachment_.id(), ids, requestId),
-                      what + " on " + spec_.topic,
-                      [callbacks = std::move(callbacks)](Response response) {
-                        for (const auto& done : callbacks) done(response.status);
-                      });
+  requestAck(requestId, protocol::ack(attachment_.id(), ids, requestId),
+             what + " on " + spec_.topic, [callbacks = std::move(callbacks)](const Status& status) {
+               for (const auto& done : callbacks) done(status);
+             });
+}
+
+void PulsarConsumer::requestAck(std::uint64_t requestId, const proto::BaseCommand& command,
+                                std::string what, Callback<> done) {
+  acksInFlight_.insert(requestId);
+  attachment_.connection()->request(
+      requestId, command, std::move(what),
+      [self = shared_from_this(), requestId, done = std::move(done)](Response response) {
+        asio::post(self->strand_, [self, requestId] { self->acksInFlight_.erase(requestId); });
+        done(response.status);
+      });
+}
+
+void PulsarConsumer::onDetached(const Status& why) {
+  // A broker that closed this consumer (a topic unloaded, moved to another broker) does not
+  // answer ACKs that reached it afterwards. Waiting out the operation timeout would help nobody:
+  // they fail as if the session had been lost, and the layer above sends them again on the next
+  // subscription (an acknowledgement by id stays valid).
+  const auto& connection = attachment_.connection();
+  for (auto requestId : std::exchange(acksInFlight_, {})) {
+    connection->abandon(
+        requestId, Status(errc::connection_lost,
+                          "no answer to ACK request " + std::to_string(requestId) + " before " +
+                              describe() + " was detached (" + why.message + ")"));
+  }
 }
 
 // ----- redelivery -------------------------------------------------------------------------------

@@ -75,10 +75,10 @@ void PulsarConsumer::sendTransactionalAck(const MessageId& id, int batchSize, co
   } else {
     command = protocol::ack(attachment_.id(), txn, requestId, id);
   }
-  connection->request(requestId, command,
-                      "ACK " + id.toString() + " in transaction " + txn.toString() + " on " +
-                          spec_.topic + " (subscription '" + spec_.subscription + "')",
-                      [done = std::move(done)](Response response) { done(response.status); });
+  requestAck(requestId, command,
+             "ACK " + id.toString() + " in transaction " + txn.toString() + " on " + spec_.topic +
+                 " (subscription '" + spec_.subscription + "')",
+             std::move(done));
 }
 
 }  // namespace reconsume::detail::pulsar

@@ -72,6 +72,7 @@ struct Figures {
   std::size_t misplaced{0};     // ids whose final outcome is not the one their fate decides
   std::vector<int> missing;     // the first lost ids
   std::vector<int> duplicated;  // the first duplicated ids
+  std::vector<std::string> duplicateTraces;         // their occurrences (Outcomes::traces)
   std::int64_t inputBacklog{-1}, retryBacklog{-1};  // once the run settled; -1: unknown
   bool settled{false};
   long deliveries{0};  // messages handed to the handler

@@ -52,6 +52,15 @@ bool Outcomes::add(const Message& message, bool deadLetter) {
     return false;
   }
   bool first = occurrences(n) == 0;
+  auto property = [&](std::string_view key) { return message.property(key).value_or("-"); };
+  auto published = std::chrono::duration_cast<std::chrono::milliseconds>(
+                       message.publishTime().time_since_epoch())
+                       .count();
+  traces[n].push_back(
+      std::string(deadLetter ? "dead-letter " : "done ") + message.id().toString() +
+      " attempt=" + property("attempt") + " RECONSUMETIMES=" + property("RECONSUMETIMES") +
+      " cause=" + property("DEAD_LETTER_CAUSE") + " origin=" + property("ORIGIN_MESSAGE_ID") +
+      " published=" + std::to_string(published));
   if (!deadLetter) {
     ++processed[n];
   } else if (message.property("DEAD_LETTER_CAUSE").value_or("") == "exhausted") {
@@ -135,7 +144,12 @@ void account(const Outcomes& outcomes, Figures& figures) {
     }
     if (occurrences > 1) {
       figures.duplicates += static_cast<std::size_t>(occurrences - 1);
-      if (figures.duplicated.size() < kListed) figures.duplicated.push_back(n);
+      if (figures.duplicated.size() < kListed) {
+        figures.duplicated.push_back(n);
+        std::string trace = "id " + std::to_string(n) + ":";
+        for (const auto& occurrence : outcomes.traces[n]) trace += "\n    " + occurrence;
+        figures.duplicateTraces.push_back(std::move(trace));
+      }
     }
     const auto& expected = expectedOutcome(n) == Outcome::processed ? outcomes.processed
                            : expectedOutcome(n) == Outcome::invalid ? outcomes.invalid

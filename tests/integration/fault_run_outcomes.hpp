@@ -20,8 +20,11 @@ namespace reconsume::integration::faultrun {
 // How often each id occurs on the done topic and on the dead-letter topic (with its cause).
 struct Outcomes {
   explicit Outcomes(int messages)
-      : processed(messages, 0), invalid(messages, 0), exhausted(messages, 0) {}
+      : processed(messages, 0), invalid(messages, 0), exhausted(messages, 0), traces(messages) {}
   std::vector<int> processed, invalid, exhausted;
+  // Per id, each occurrence: its topic, message id, the handler's attempt or the retry count,
+  // the dead-letter cause and the publish time — what tells how a duplicate came about.
+  std::vector<std::vector<std::string>> traces;
   std::size_t foreign{0};  // messages without a valid id (none expected)
 
   // Counts one message of the done topic or the dead-letter topic; true when it is the first

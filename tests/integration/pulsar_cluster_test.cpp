@@ -128,15 +128,22 @@ TEST(PulsarCluster, ATopicWhoseOwnerChangesMidRunLosesNothing) {
   std::condition_variable progressed;
   std::set<std::string> received;
   long duplicates = 0;
+  std::string receiveError;
   std::thread receiver([&] {
-    for (;;) {
-      auto message = flow.consumer.receive(60s);
-      if (!message) return;
-      flow.consumer.acknowledge(*message);
+    try {
+      for (;;) {
+        auto message = flow.consumer.receive(60s);
+        if (!message) return;
+        flow.consumer.acknowledge(*message);
+        std::lock_guard lock(mutex);
+        if (!received.insert(std::string(message->data())).second) ++duplicates;
+        progressed.notify_all();
+        if (received.size() == kMessages) return;
+      }
+    } catch (const std::exception& e) {
       std::lock_guard lock(mutex);
-      if (!received.insert(std::string(message->data())).second) ++duplicates;
+      receiveError = e.what();
       progressed.notify_all();
-      if (received.size() == kMessages) return;
     }
   });
   std::atomic<int> sent{0};
@@ -150,7 +157,8 @@ TEST(PulsarCluster, ATopicWhoseOwnerChangesMidRunLosesNothing) {
   });
   auto waitForReceived = [&](std::size_t count) {
     std::unique_lock lock(mutex);
-    return progressed.wait_for(lock, 60s, [&] { return received.size() >= count; });
+    return progressed.wait_for(lock, 60s,
+                               [&] { return received.size() >= count || !receiveError.empty(); });
   };
   EXPECT_TRUE(waitForReceived(kMessages / 3));
   cluster().moveTo(topic, 2);
@@ -160,6 +168,7 @@ TEST(PulsarCluster, ATopicWhoseOwnerChangesMidRunLosesNothing) {
   receiver.join();
 
   EXPECT_EQ(sendError, "");
+  EXPECT_EQ(receiveError, "");
   EXPECT_EQ(sent.load(), kMessages);
   EXPECT_EQ(received.size(), static_cast<std::size_t>(kMessages)) << "lost on the way";
   std::printf("[ cluster ] %d messages across two unloads: %ld duplicates\n", kMessages,

@@ -64,6 +64,9 @@ void runAndCheck(Mode mode) {
   EXPECT_TRUE(figures.settled) << "left unacknowledged: " << figures.inputBacklog
                                << " on the input topic, " << figures.retryBacklog
                                << " on the retry topic";
+  for (const auto& trace : figures.duplicateTraces) {
+    std::printf("[ fault-run ] duplicated %s\n", trace.c_str());
+  }
   if (mode == Mode::transactional) {
     EXPECT_EQ(figures.duplicates, 0u)
         << "duplicate final outcomes, the first ids: " << listed(figures.duplicated);

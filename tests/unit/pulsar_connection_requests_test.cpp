@@ -199,6 +199,51 @@ TEST(PulsarConnection, RequestsWaitForAConnectionUntilTheirTimeout) {
   connection->close();
 }
 
+// A handle that gives up on a session (a producer whose message the broker refused) drops it:
+// the session ends once — its requests fail, its listeners hear of it — and the connection comes
+// back with a new one. Dropping the current session used to reset it under its own feet.
+TEST(PulsarConnection, ADroppedSessionEndsOnceAndANewOneFollows) {
+  FakeBroker broker({[&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       auto lookup = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+                       peer.write(lookupAnswer(lookup.request_id()));
+                       peer.waitForClose();  // the second lookup stays unanswered
+                     },
+                     [&](FakePeer& peer) {
+                       peer.acceptConnect();
+                       auto lookup = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+                       peer.write(lookupAnswer(lookup.request_id()));
+                       peer.waitForClose();
+                     }});
+  IoThread io;
+  auto connection = Connection::create(io.executor(), addressOf(broker), options());
+  auto listener = std::make_shared<RecordingListener>();
+  connection->attach(Connection::Kind::producer, 3, listener);
+  Responses responses;
+  auto lookUp = [&](int index) {
+    auto id = connection->newRequestId();
+    connection->request(id, detail::protocol::lookup("t", id), "LOOKUP t",
+                        responses.callback(index));
+  };
+  lookUp(0);
+  auto first = responses.wait(0);
+  ASSERT_TRUE(first.status.ok()) << first.status.message;
+  lookUp(1);
+  connection->drop(first.session, Status(errc::broker_error, "message 7 refused"));
+  auto failed = responses.wait(1);
+  EXPECT_EQ(failed.status.code, errc::connection_lost) << failed.status.message;
+  EXPECT_NE(failed.status.message.find("message 7 refused"), std::string::npos)
+      << failed.status.message;
+  ASSERT_TRUE(listener->waitFor([&] { return listener->lost.size() == 1; }));
+  connection->drop(first.session, Status(errc::broker_error, "an older session"));  // no effect
+  lookUp(2);
+  auto second = responses.wait(2);
+  ASSERT_TRUE(second.status.ok()) << second.status.message;
+  EXPECT_EQ(second.session, first.session + 1);
+  EXPECT_EQ(listener->lost.size(), 1u);
+  connection->close();
+}
+
 }  // namespace
 }  // namespace reconsume::detail::pulsar
 

@@ -1,0 +1,84 @@
+// A consumer the broker closes (a topic unloaded or moved to another broker) while one of its
+// acknowledgements waits for an answer: the broker will not answer it, so the acknowledgement
+// goes again on the next subscription instead of waiting out the operation timeout.
+#include <gtest/gtest.h>
+
+#include <boost/asio/use_future.hpp>
+#include <future>
+
+#include "pulsar_connection_test_support.hpp"
+#include "pulsar_fake_broker.hpp"
+#include "pulsar_scripted_answers.hpp"
+#include "reconsume/reconsume.hpp"
+
+namespace reconsume {
+namespace {
+
+using namespace std::chrono_literals;
+using pulsar_test::FakeBroker;
+using pulsar_test::FakePeer;
+using namespace pulsar_test::answers;
+
+proto::CommandAck nextAck(FakePeer& peer) {
+  for (;;) {
+    auto frame = peer.read(10s);
+    if (frame.command.type() == proto::BaseCommand::ACK) return frame.command.ack();
+    if (frame.command.type() != proto::BaseCommand::FLOW) {
+      ADD_FAILURE() << "expected ACK, got " << proto::BaseCommand::Type_Name(frame.command.type());
+      return {};
+    }
+  }
+}
+
+TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNextSubscription) {
+  std::string url;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto first = acceptSubscribe(peer).consumer_id();
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(detail::pulsar::connection_test::messageFrame(first, 1, "m"));
+    auto unanswered = nextAck(peer);
+    EXPECT_EQ(unanswered.consumer_id(), first);
+    proto::BaseCommand close;
+    close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
+    close.mutable_close_consumer()->set_consumer_id(first);
+    close.mutable_close_consumer()->set_request_id(1000);
+    peer.write(close);
+
+    answerLookup(peer, url);
+    auto second = acceptSubscribe(peer).consumer_id();
+    EXPECT_NE(second, first);
+    auto again = nextAck(peer);
+    EXPECT_EQ(again.consumer_id(), second);
+    ASSERT_EQ(again.message_id_size(), 1);
+    EXPECT_EQ(again.message_id(0).ledgerid(), 5u);
+    EXPECT_EQ(again.message_id(0).entryid(), 1u);
+    proto::BaseCommand response;
+    response.set_type(proto::BaseCommand::ACK_RESPONSE);
+    response.mutable_ackresponse()->set_consumer_id(second);
+    response.mutable_ackresponse()->set_request_id(again.request_id());
+    peer.write(response);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  options.operationTimeout = 60s;  // far beyond the wait below
+  auto client = Client::connect(url, options);
+  ConsumerOptions consumerOptions;
+  consumerOptions.topics = {kScriptedTopic};
+  consumerOptions.subscription = "s";
+  auto consumer = client.subscribe(consumerOptions);
+  auto message = consumer.receive(10s);
+  ASSERT_TRUE(message);
+  auto acknowledged = consumer.asyncAcknowledge(*message, boost::asio::use_future);
+  ASSERT_EQ(acknowledged.wait_for(30s), std::future_status::ready)
+      << "the acknowledgement waited for an answer the broker will not send";
+  EXPECT_NO_THROW(acknowledged.get());
+  client.close();
+}
+
+}  // namespace
+}  // namespace reconsume
