@@ -8,6 +8,8 @@
 //                  [--restart-command CMD --restart-every-s 300] [--max-rss-growth-mib 16]
 //
 // Exit status: 0 when nothing was lost and both stayed flat, 1 otherwise, 2 for bad arguments.
+#include <malloc.h>
+
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -99,6 +101,13 @@ struct Tally {
   }
 };
 
+// What malloc has handed out and not had back (small blocks and mmapped ones): unlike RSS, it does
+// not include memory the allocator keeps for reuse, so it tells a leak from a high-water mark.
+double heapInUseMiB() {
+  auto info = ::mallinfo2();
+  return static_cast<double>(info.uordblks + info.hblkhd) / (1024.0 * 1024.0);
+}
+
 int openDescriptors() {
   int count = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
@@ -110,6 +119,7 @@ int openDescriptors() {
 struct Sample {
   double seconds = 0;
   double rssMiB = 0;
+  double heapMiB = 0;
   int descriptors = 0;
   long long published = 0, finished = 0;
   bool restarted = false;  // a restart began since the previous sample
@@ -261,16 +271,17 @@ int run(const Settings& settings) {
     Sample sample;
     sample.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     sample.rssMiB = mebibytes(ProcessMemory::read().residentKiB);
+    sample.heapMiB = heapInUseMiB();
     sample.descriptors = openDescriptors();
     sample.published = tally.published;
     sample.finished = tally.finished;
     sample.restarted = restarter.takeBegun() > 0;
     samples.push_back(sample);
     std::printf(
-        "[ soak ] %6.0f s  RSS %6.1f MiB  fds %3d  published %8lld  finished %8lld  "
-        "retries %8lld  failed calls %lld%s\n",
-        sample.seconds, sample.rssMiB, sample.descriptors, sample.published, sample.finished,
-        tally.retried.load(), tally.failedCalls.load(),
+        "[ soak ] %6.0f s  RSS %6.1f MiB  heap %5.1f MiB  fds %3d  published %8lld  "
+        "finished %8lld  retries %8lld  failed calls %lld%s\n",
+        sample.seconds, sample.rssMiB, sample.heapMiB, sample.descriptors, sample.published,
+        sample.finished, tally.retried.load(), tally.failedCalls.load(),
         sample.restarted ? "  (broker restarting)" : "");
     std::fflush(stdout);
   };
@@ -302,14 +313,16 @@ int run(const Settings& settings) {
   consumer.close();
   client.close();
 
-  std::vector<double> rss, fds;
+  std::vector<double> rss, heap, fds;
   std::vector<bool> restarts;
   for (const auto& s : samples) {
     rss.push_back(s.rssMiB);
+    heap.push_back(s.heapMiB);
     fds.push_back(s.descriptors);
     restarts.push_back(s.restarted);
   }
-  std::printf("\n%s\n%s\n", chart("resident memory (MiB)", rss, restarts).c_str(),
+  std::printf("\n%s\n%s\n%s\n", chart("resident memory (MiB)", rss, restarts).c_str(),
+              chart("heap in use (MiB)", heap, restarts).c_str(),
               chart("open descriptors", fds, restarts).c_str());
 
   // Flat: after the first minute (connections, pools, caches warming up), the second half of the
@@ -318,6 +331,9 @@ int run(const Settings& settings) {
   auto half = warm + (samples.size() - warm) / 2;
   double rssEarly = largest(samples, warm, half, [](const Sample& s) { return s.rssMiB; });
   double rssLate = largest(samples, half, samples.size(), [](const Sample& s) { return s.rssMiB; });
+  double heapEarly = largest(samples, warm, half, [](const Sample& s) { return s.heapMiB; });
+  double heapLate =
+      largest(samples, half, samples.size(), [](const Sample& s) { return s.heapMiB; });
   double fdEarly = largest(samples, warm, half, [](const Sample& s) { return s.descriptors; });
   double fdLate =
       largest(samples, half, samples.size(), [](const Sample& s) { return s.descriptors; });
@@ -325,11 +341,11 @@ int run(const Settings& settings) {
       "[ soak ] %.1f min, %d restarts (%d failed), published %lld (%lld sends failed), "
       "delivered %lld, retries %lld, failed calls %lld, lost %lld\n"
       "[ soak ] RSS after warm-up: first half max %.1f MiB, second half max %.1f MiB (growth "
-      "%+.1f MiB, bound %.1f); descriptors: %.0f then %.0f\n",
+      "%+.1f MiB, bound %.1f); heap in use: %.1f then %.1f MiB; descriptors: %.0f then %.0f\n",
       settings.minutes, restarter.count(), restarter.failed(), tally.published.load(),
       tally.sendFailed.load(), tally.delivered.load(), tally.retried.load(),
       tally.failedCalls.load(), lost, rssEarly, rssLate, rssLate - rssEarly,
-      settings.maxRssGrowthMiB, fdEarly, fdLate);
+      settings.maxRssGrowthMiB, heapEarly, heapLate, fdEarly, fdLate);
   bool ok = true;
   if (lost > 0) {
     std::printf("FAIL: %lld confirmed messages have no final outcome\n", lost);
