@@ -112,7 +112,9 @@ std::shared_ptr<SystemClock> SystemClock::shared() {
 
 struct ManualClock::State {
   mutable std::mutex mutex;
-  std::mutex advancing;  // one advance at a time, so timers run in due order
+  // One advance at a time, so timers run in due order; recursive so that advance() can read
+  // "now" and move from it as one step (set() takes it again).
+  std::recursive_mutex advancing;
   detail::WallTimers wall;
   detail::SteadyTimers steady;
   Clock::TimerId lastId = 0;
@@ -163,6 +165,9 @@ void ManualClock::advance(std::chrono::milliseconds step) {
     throw Error(errc::invalid_argument,
                 "ManualClock::advance: step " + std::to_string(step.count()) + "ms is negative");
   }
+  // Under the lock: two threads advancing by 100 ms each move the clock by 200 ms, and neither
+  // computes its target from a "now" the other has already passed.
+  std::lock_guard advancing(state_->advancing);
   set(now() + step);
 }
 
@@ -225,10 +230,13 @@ std::optional<Clock::time_point> ManualClock::nextTimer() const {
   std::lock_guard lock(state_->mutex);
   auto wall = state_->wall.earliest();
   auto steady = state_->steady.earliest();
-  if (!steady) return wall;
-  auto steadyAsWall = state_->now + (*steady - state_->steadyNow);
-  if (!wall) return steadyAsWall;
-  return std::min(*wall, steadyAsWall);
+  std::optional<time_point> next;
+  if (steady) next = state_->now + (*steady - state_->steadyNow);
+  if (wall && (!next || *wall < *next)) next = wall;
+  // A timer scheduled for a time already passed (computed from an earlier reading) is due now:
+  // set(*nextTimer()) runs it rather than being refused as a step back.
+  if (next && *next < state_->now) next = state_->now;
+  return next;
 }
 
 }  // namespace reconsume

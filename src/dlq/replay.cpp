@@ -4,6 +4,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <utility>
 
 #include "dlq/picked_receiver.hpp"
 #include "dlq/replay_message.hpp"
@@ -167,17 +168,27 @@ class Replayer {
     }
   }
 
+  // Waits for every republish in flight, reporting as they complete; the last report counts all
+  // of them, also when the last ones completed before the wait began.
   void drain() {
     std::unique_lock lock(outcomes_->mutex);
-    while (outcomes_->inFlight > 0) {
-      outcomes_->changed.wait(lock);
+    for (;;) {
+      bool done = outcomes_->inFlight == 0;
+      auto settled = outcomes_->confirmed + outcomes_->failed;
       lock.unlock();
-      report();
+      report(true);
       lock.lock();
+      if (done) return;
+      // A completion while reporting counts too: no wake-up is lost.
+      outcomes_->changed.wait(lock, [&] {
+        return outcomes_->inFlight == 0 || outcomes_->confirmed + outcomes_->failed != settled;
+      });
     }
   }
 
-  void report() {
+  // Calls onProgress (outside the lock); with onlyIfChanged, not when the counts are those of the
+  // previous report.
+  void report(bool onlyIfChanged = false) {
     if (!options_.onProgress) return;
     ReplayProgress progress;
     {
@@ -186,6 +197,9 @@ class Replayer {
       progress.confirmed = outcomes_->confirmed;
       progress.failed = outcomes_->failed;
     }
+    std::pair counts{progress.confirmed, progress.failed};
+    if (onlyIfChanged && reported_ == counts) return;
+    reported_ = counts;
     progress.elapsed = since(*context_.clock, start_);
     options_.onProgress(progress);
   }
@@ -250,6 +264,7 @@ class Replayer {
   std::map<std::string, Producer> producers_;
   std::optional<TokenBucket> bucket_;
   Clock::time_point start_;
+  std::optional<std::pair<std::size_t, std::size_t>> reported_;  // confirmed, failed
 };
 
 }  // namespace

@@ -4,6 +4,8 @@
 
 #include <atomic>
 #include <future>
+#include <latch>
+#include <thread>
 #include <vector>
 
 #include "reconsume/error.hpp"
@@ -49,6 +51,47 @@ TEST(ManualClock, CancelledTimerDoesNotRun) {
   EXPECT_FALSE(clock.cancel(id));
   clock.advance(1s);
   EXPECT_FALSE(fired);
+}
+
+// A wait computed from an earlier reading of the clock (a token bucket's next slot) may be
+// scheduled after the clock moved past it: it is due now, and "advance to the next timer" runs it
+// instead of being refused as a step back.
+TEST(ManualClock, ATimerScheduledInThePastIsDueNow) {
+  ManualClock clock;
+  auto start = clock.now();
+  clock.advance(1s);
+  bool fired = false;
+  clock.schedule(start + 900ms, [&] { fired = true; });
+  ASSERT_EQ(clock.nextTimer(), start + 1s);
+  clock.set(*clock.nextTimer());
+  EXPECT_TRUE(fired);
+  EXPECT_EQ(clock.now(), start + 1s);
+}
+
+TEST(ManualClock, ThreadsAdvancingAtOnceAddUpTheirSteps) {
+  ManualClock clock;
+  auto start = clock.now();
+  constexpr int kThreads = 4, kSteps = 20000;
+  std::atomic<int> fired{0}, refused{0};
+  for (int i = 1; i <= 100; ++i) clock.schedule(start + i * 800ms, [&] { ++fired; });
+  std::latch ready(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([&] {
+      ready.arrive_and_wait();
+      for (int i = 0; i < kSteps; ++i) {
+        try {
+          clock.advance(1ms);
+        } catch (const Error&) {
+          ++refused;  // a target computed from a "now" another thread had passed
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(refused, 0);
+  EXPECT_EQ(clock.now(), start + std::chrono::milliseconds(kThreads * kSteps));
+  EXPECT_EQ(fired, 100);
 }
 
 TEST(ManualClock, RefusesToGoBackNamingTheStep) {
