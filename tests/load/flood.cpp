@@ -22,6 +22,7 @@
 #include <string>
 #include <thread>
 
+#include "load/flags.hpp"
 #include "load/process_memory.hpp"
 #include "reconsume/reconsume.hpp"
 
@@ -56,13 +57,11 @@ void onSignal(int signal) {
 
 Settings parse(int argc, char** argv) {
   Settings settings;
-  if (const char* url = std::getenv("RECONSUME_PULSAR_URL")) settings.url = url;
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
-      return argv[++i];
-    };
+  settings.url = Flags::urlFromEnvironment();
+  Flags flags(argc, argv);
+  while (flags.next()) {
+    const auto& flag = flags.flag();
+    auto value = [&] { return flags.value(); };
     if (flag == "--url")
       settings.url = value();
     else if (flag == "--messages")
@@ -82,7 +81,7 @@ Settings parse(int argc, char** argv) {
     else if (flag == "--max-peak-growth-mib")
       settings.maxPeakGrowthMiB = std::stod(value());
     else
-      throw std::invalid_argument("unknown argument '" + flag + "'");
+      flags.unknown();
   }
   if (settings.url.empty()) throw std::invalid_argument("no --url and no RECONSUME_PULSAR_URL");
   if (settings.messages < 1) throw std::invalid_argument("--messages must be at least 1");

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "load/flags.hpp"
 #include "load/process_memory.hpp"
 #include "load/soak_chart.hpp"
 #include "reconsume/reconsume.hpp"
@@ -45,13 +46,11 @@ struct Settings {
 
 Settings parse(int argc, char** argv) {
   Settings settings;
-  if (const char* url = std::getenv("RECONSUME_PULSAR_URL")) settings.url = url;
-  for (int i = 1; i < argc; ++i) {
-    std::string flag = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(flag + " needs a value");
-      return argv[++i];
-    };
+  settings.url = Flags::urlFromEnvironment();
+  Flags flags(argc, argv);
+  while (flags.next()) {
+    const auto& flag = flags.flag();
+    auto value = [&] { return flags.value(); };
     if (flag == "--url")
       settings.url = value();
     else if (flag == "--minutes")
@@ -67,7 +66,7 @@ Settings parse(int argc, char** argv) {
     else if (flag == "--max-rss-growth-mib")
       settings.maxRssGrowthMiB = std::stod(value());
     else
-      throw std::invalid_argument("unknown argument '" + flag + "'");
+      flags.unknown();
   }
   if (settings.url.empty()) throw std::invalid_argument("no --url and no RECONSUME_PULSAR_URL");
   if (settings.minutes <= 0) throw std::invalid_argument("--minutes must be positive");
