@@ -17,3 +17,9 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/reconsumeConfigVers
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/reconsumeConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/reconsumeConfigVersion.cmake
         DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/reconsume)
+# pkg-config, for builds that do not use CMake. The prefix is found from where the file lies
+# (${pcfiledir}), so the file is right whatever `cmake --install --prefix` says.
+file(RELATIVE_PATH RECONSUME_PC_TO_PREFIX "/root/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/root")
+configure_file(cmake/reconsume.pc.in ${CMAKE_CURRENT_BINARY_DIR}/reconsume.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/reconsume.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

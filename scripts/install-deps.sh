@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Installs what reconsume needs to build and test, from Debian's packages, and only what is missing.
 # Usage: scripts/install-deps.sh [--test]   (--test adds what the test command needs: clang for the
-# fuzzer, Maven and a JDK for the Pulsar standalone and the Java interop tests, curl, openssl)
+# fuzzer, Maven and a JDK for the Pulsar standalone and the Java interop tests, curl, openssl, jq
+# for the tests of the JSON output). help2man builds the man page.
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config ccache
+  build-essential cmake ninja-build pkg-config ccache help2man
   libboost1.81-dev libboost-url1.81-dev libboost-json1.81-dev
   libprotobuf-dev protobuf-compiler libssl-dev
   zlib1g-dev liblz4-dev libzstd-dev libsnappy-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev
 )
 if [[ "${1:-}" == "--test" ]]; then
-  packages+=(clang clang-format libclang-rt-14-dev maven default-jdk-headless curl openssl procps python3)
+  packages+=(clang clang-format libclang-rt-14-dev maven default-jdk-headless curl openssl procps python3
+    jq)
 fi
 
 missing=()

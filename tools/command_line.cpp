@@ -11,7 +11,7 @@ int runReporting(const std::function<int()>& body) {
   try {
     return body();
   } catch (const Error& e) {
-    std::fprintf(stderr, "%s %s\n", red("error:").c_str(), e.what());
+    std::fprintf(stderr, "%s %s\n", red("error:", Stream::err).c_str(), e.what());
     return exitCodeFor(e);
   }
 }

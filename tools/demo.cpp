@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <atomic>
 #include <cstdio>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <stdexcept>
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "commands.hpp"
+#include "connection_settings.hpp"
 #include "reconsume/reconsume.hpp"
 #include "terminal.hpp"
 #include "timeouts.hpp"
@@ -24,7 +26,7 @@ namespace {
 using namespace std::chrono_literals;
 
 struct DemoOptions {
-  std::string url = "embedded://demo";
+  ConnectionFlags connection;  // --url, credentials, TLS, log level
   int orders = 1000;
   std::string levels = "100ms 200ms 500ms 1s 2s";
   double transientRate = 0.30;
@@ -191,9 +193,12 @@ void printSummary(Client& client, const std::string& deadLetterTopic, const Dela
 int runDemo(const DemoOptions& options) {
   auto table = DelayLevels::parse(options.levels);
   auto timeout = parseTimeout(options.timeout, "--timeout");
-  ClientOptions clientOptions;
+  auto settings = resolveConnection(options.connection, processEnvironment(), "embedded://demo",
+                                    /*urlFromEnvironment=*/false, /*withAdminUrl=*/false);
+  printWarnings(settings, std::cerr);
+  ClientOptions clientOptions = clientOptionsFor(settings);
   boundClientBy(clientOptions, timeout);
-  auto client = Client::connect(options.url, clientOptions);
+  auto client = Client::connect(settings.url, clientOptions);
   auto topic =
       "persistent://public/default/demo-orders-" +
       std::to_string(std::chrono::system_clock::now().time_since_epoch().count() % 1'000'000'000);
@@ -211,7 +216,7 @@ int runDemo(const DemoOptions& options) {
   std::printf(
       "%s %d orders on %s, retry levels \"%s\", %.0f%% transient and %.0f%% permanent "
       "failures\n",
-      bold("reconsume demo:").c_str(), options.orders, options.url.c_str(),
+      bold("reconsume demo:").c_str(), options.orders, settings.url.c_str(),
       table.toString().c_str(), options.transientRate * 100, options.permanentRate * 100);
   std::printf("  topic %s\n  retry %s\n  dead letters %s\n", topic.c_str(),
               consumer.retryTopic()->c_str(), consumer.deadLetterTopic()->c_str());
@@ -263,14 +268,14 @@ int runDemo(const DemoOptions& options) {
       std::chrono::steady_clock::now() - start);
 
   if (!firstError.empty()) {
-    std::fprintf(stderr, "%s %s\n", red("error:").c_str(), firstError.c_str());
+    std::fprintf(stderr, "%s %s\n", red("error:", Stream::err).c_str(), firstError.c_str());
     return 1;
   }
   printSummary(client, *consumer.deadLetterTopic(), table, tally, options.orders, took);
   bool complete = tally.processed + tally.deadLettered == options.orders;
   if (!complete) {
-    std::fprintf(stderr, "%s not every order was accounted for within %s\n", red("error:").c_str(),
-                 humanDuration(timeout).c_str());
+    std::fprintf(stderr, "%s not every order was accounted for within %s\n",
+                 red("error:", Stream::err).c_str(), humanDuration(timeout).c_str());
   }
   client.close();
   return complete ? 0 : 1;
@@ -281,7 +286,7 @@ int runDemo(const DemoOptions& options) {
 void addDemoCommand(CLI::App& app, int& exitCode) {
   auto options = std::make_shared<DemoOptions>();
   auto* demo = app.add_subcommand("demo", "Run orders through retries and dead letters");
-  demo->add_option("--url", options->url, "Service URL")->capture_default_str();
+  addConnectionFlags(*demo, options->connection, "embedded://demo", /*withAdminUrl=*/false);
   demo->add_option("--orders", options->orders, "How many orders")
       ->capture_default_str()
       ->check(CLI::Range(1, 10'000'000));

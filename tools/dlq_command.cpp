@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "dlq_verbs.hpp"
+#include "help_format.hpp"
 
 namespace reconsume::tools {
 namespace {
@@ -40,6 +41,8 @@ void addDlqCommand(CLI::App& app, int& exitCode, std::ostream& out, std::ostream
   auto* list = verb(*dlq, "list", "List the dead letters (changes nothing)", *state, true);
   list->add_option("--limit", options.limit, "At most this many");
   addConnectionOptions(*list, options);
+  list->add_flag("--jsonl", options.jsonl, "JSON lines: one object per dead letter, for streams")
+      ->excludes("--json");
   list->callback([state, &exitCode, &out, &err] { exitCode = runList(state->options, out, err); });
 
   auto* show = verb(*dlq, "show", "Show one dead letter in full", *state, false);
@@ -94,6 +97,7 @@ void addDlqCommand(CLI::App& app, int& exitCode) {
 
 int runDlqCommandLine(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"reconsume"};
+  app.formatter(std::make_shared<WrappingFormatter>());
   app.require_subcommand(1);
   int exitCode = kExitOk;
   addDlqCommand(app, exitCode, out, err);

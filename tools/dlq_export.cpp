@@ -28,11 +28,13 @@ int runExport(const DlqOptions& options, const std::string& outputFile, std::ost
     });
     sink.flush();
     if (!sink) {
-      err << red("error:") << " writing the export failed after " << count << " dead letters\n";
+      err << red("error:", Stream::err) << " writing the export failed after " << count
+          << " dead letters\n";
       return kExitFailed;
     }
     err << dim("exported " + std::to_string(count) + " dead letter" + (count == 1 ? "" : "s") +
-               (outputFile.empty() ? "" : " to " + outputFile))
+                   (outputFile.empty() ? "" : " to " + outputFile),
+               Stream::err)
         << "\n";
     return kExitOk;
   });

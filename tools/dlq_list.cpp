@@ -1,4 +1,5 @@
-// `reconsume dlq list`: the dead letters, one row each (or one JSON object per line).
+// `reconsume dlq list`: the dead letters, one row each (--json: a JSON array; --jsonl: one JSON
+// object per line).
 #include "dlq_verbs.hpp"
 #include "dlq_view.hpp"
 #include "terminal.hpp"
@@ -12,8 +13,16 @@ int runList(const DlqOptions& options, std::ostream& out, std::ostream& err) {
     if (!options.limit.empty()) limit = parseCount(options.limit, "--limit");
     auto deadLetters = queue.list(parseFilter(options.filter), limit);
     auto now = clock.now();
-    if (options.json) {
+    if (options.jsonl) {
       for (const auto& deadLetter : deadLetters) out << listItemJson(deadLetter, now) << "\n";
+      return kExitOk;
+    }
+    if (options.json) {
+      out << "[";
+      for (std::size_t i = 0; i < deadLetters.size(); ++i) {
+        out << (i == 0 ? "\n  " : ",\n  ") << listItemJson(deadLetters[i], now);
+      }
+      out << (deadLetters.empty() ? "]\n" : "\n]\n");
       return kExitOk;
     }
     if (!deadLetters.empty()) out << renderList(deadLetters, now, outputWidth());

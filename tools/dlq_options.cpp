@@ -3,11 +3,8 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "common/duration.hpp"
-#include "common/service_url.hpp"
 #include "dlq/filter.hpp"
 #include "timeouts.hpp"
 
@@ -27,33 +24,20 @@ std::optional<std::chrono::milliseconds> durationOption(const std::string& optio
   return parsed;
 }
 
-std::string trimmed(std::string text) {
-  auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  while (!text.empty() && isSpace(text.back())) text.pop_back();
-  std::size_t start = 0;
-  while (start < text.size() && isSpace(text[start])) ++start;
-  return text.substr(start);
-}
-
 }  // namespace
 
 void addConnectionOptions(CLI::App& command, DlqOptions& options) {
-  command.add_option("--url", options.url, "Service URL (pulsar://, pulsar+ssl://, embedded://)")
-      ->capture_default_str();
-  command.add_option("--admin-url", options.adminUrl,
-                     "Admin URL (default: http://<host>:8080, https://<host>:8443 for TLS)");
+  addConnectionFlags(command, options.connection, kDefaultBrokerUrl, /*withAdminUrl=*/true);
   command
       .add_option("--subscription", options.subscription,
                   "The dead-letter subscription: what it has not acknowledged is a dead letter")
       ->capture_default_str();
-  command.add_option("--token", options.token, "Authentication token");
-  command.add_option("--token-file", options.tokenFile, "File holding the authentication token");
-  command.add_option("--tls-ca", options.tlsCa, "PEM file of the CAs to trust");
   command
       .add_option("--timeout", options.timeout,
                   "Wait at most this long for a message the broker reports, and for connecting")
       ->capture_default_str();
-  command.add_flag("--json", options.json, "Machine-readable output (JSON)");
+  command.add_flag("--json", options.json,
+                   "Machine-readable output: one JSON document (an array for lists)");
   command.add_option("topic", options.topic, "The dead-letter topic")->required();
 }
 
@@ -123,48 +107,18 @@ std::size_t parseCount(const std::string& text, const std::string& option) {
   return value;
 }
 
-std::string adminUrlFor(const std::string& serviceUrl) {
-  auto url = detail::ServiceUrl::parse(serviceUrl);
-  switch (url.kind) {
-    case detail::ServiceUrl::Kind::embedded:
-      return serviceUrl;
-    case detail::ServiceUrl::Kind::pulsar:
-      return "http://" + url.host + ":8080";
-    case detail::ServiceUrl::Kind::pulsarTls:
-      return "https://" + url.host + ":8443";
-    default:
-      throw Error(errc::invalid_argument,
-                  "--url '" + serviceUrl +
-                      "' is not a service URL (pulsar://, pulsar+ssl:// or embedded://)");
-  }
-}
-
-Connection connect(const DlqOptions& options) {
-  std::string token = options.token;
-  if (!options.tokenFile.empty()) {
-    std::ifstream file(options.tokenFile);
-    std::stringstream content;
-    content << file.rdbuf();
-    if (!file) {
-      throw Error(errc::invalid_argument,
-                  "--token-file '" + options.tokenFile + "' cannot be read");
-    }
-    token = trimmed(content.str());
-  }
+Connection connect(const DlqOptions& options, std::ostream& err, const Environment& environment) {
+  auto settings = resolveConnection(options.connection, environment, kDefaultBrokerUrl,
+                                    /*urlFromEnvironment=*/true, /*withAdminUrl=*/true);
   auto timeout = durationOption("--timeout", options.timeout);
   if (timeout && timeout->count() == 0) bad("--timeout", options.timeout, "it must be more than 0");
-  std::string adminUrl = options.adminUrl.empty() ? adminUrlFor(options.url) : options.adminUrl;
+  printWarnings(settings, err);
 
-  ClientOptions clientOptions;
+  ClientOptions clientOptions = clientOptionsFor(settings);
   if (timeout) boundClientBy(clientOptions, *timeout);
-  clientOptions.token = token;
-  clientOptions.tls.caFile = options.tlsCa;
-  AdminOptions adminOptions;
-  adminOptions.token = token;
-  adminOptions.tls.caFile = options.tlsCa;
-
-  Connection connection{
-      Client::connect(options.url, clientOptions), Admin::connect(adminUrl, adminOptions), {}};
+  Connection connection{Client::connect(settings.url, clientOptions),
+                        Admin::connect(settings.adminUrl, adminOptionsFor(settings)),
+                        {}};
   connection.queueOptions.subscription = options.subscription;
   if (timeout) connection.queueOptions.readTimeout = *timeout;
   return connection;

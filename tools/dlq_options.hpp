@@ -8,9 +8,11 @@
 
 #include <CLI/CLI.hpp>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "connection_settings.hpp"
 #include "exit_codes.hpp"
 #include "reconsume/reconsume.hpp"
 
@@ -22,21 +24,22 @@ struct FilterText {
   std::vector<std::string> ids;
 };
 
+inline constexpr const char* kDefaultBrokerUrl = "pulsar://localhost:6650";
+
 struct DlqOptions {
-  std::string url = "pulsar://localhost:6650";
-  std::string adminUrl;  // empty: derived from url
+  ConnectionFlags connection;  // resolved with the environment and client.conf at connect
   std::string subscription = "reconsume-dlq";
-  std::string token, tokenFile, tlsCa;
   // How long to wait for a message the broker reports, and at most for connecting.
   std::string timeout = "10s";
-  bool json = false;
+  bool json = false;   // one JSON document: an array for lists
+  bool jsonl = false;  // JSON lines: one object per dead letter (list)
   std::string topic;
   FilterText filter;
   std::string limit;  // empty: none
 };
 
-// Adds --url, --admin-url, --subscription, --token, --token-file, --tls-ca, --timeout, --json and
-// the <topic> positional.
+// Adds the connection flags (connection_settings.hpp), --subscription, --timeout, --json and the
+// <topic> positional.
 void addConnectionOptions(CLI::App& command, DlqOptions& options);
 // Adds --cause, --reason, --origin, --key, --older-than, --newer-than, --id (repeatable).
 void addFilterOptions(CLI::App& command, FilterText& filter);
@@ -48,17 +51,15 @@ double parseRate(const std::string& text);
 // A positive count; `option` names it in the error ("--limit").
 std::size_t parseCount(const std::string& text, const std::string& option);
 
-// embedded://x → the same; pulsar://host[:port] → http://host:8080; pulsar+ssl://host[:port] →
-// https://host:8443. Throws invalid_argument naming a URL of another scheme.
-std::string adminUrlFor(const std::string& serviceUrl);
-
 struct Connection {
   Client client;
   Admin admin;
   DeadLetterQueueOptions queueOptions;
 };
-// Reads the token file (invalid_argument naming it when it cannot be read), connects the client
-// (connecting bounded by --timeout) and the admin client.
-Connection connect(const DlqOptions& options);
+// Resolves the connection settings (the command line, then `environment`, then client.conf;
+// invalid_argument naming a setting that cannot be used), connects the client (connecting
+// bounded by --timeout) and the admin client. Warnings about settings go to `err`.
+Connection connect(const DlqOptions& options, std::ostream& err,
+                   const Environment& environment = processEnvironment());
 
 }  // namespace reconsume::tools

@@ -32,11 +32,11 @@ int runPurge(const DlqOptions& options, const PurgeText& text, std::ostream& out
       out << green("purged") << " " << result.purged << " of " << result.matched << " dead letter"
           << (result.matched == 1 ? "" : "s") << " from " << queue.topic() << "\n";
       if (result.missing > 0) {
-        err << yellow("warning:") << " " << result.missing
+        err << yellow("warning:", Stream::err) << " " << result.missing
             << " did not arrive on the dead-letter subscription (acknowledged or taken by "
                "another consumer meanwhile)\n";
       }
-      if (!result.error.empty()) err << red("error:") << " " << result.error << "\n";
+      if (!result.error.empty()) err << red("error:", Stream::err) << " " << result.error << "\n";
     }
     return result.failed > 0 || !result.error.empty() ? kExitFailed : kExitOk;
   });

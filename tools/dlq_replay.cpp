@@ -36,24 +36,25 @@ void printSummary(const ReplayResult& result, std::ostream& out, std::ostream& e
       << (result.matched == 1 ? "" : "s") << " in " << humanDuration(result.elapsed) << " ("
       << rateText(perSecond(result.replayed, result.elapsed)) << ")\n";
   if (result.skipped > 0) {
-    err << yellow("warning:") << " " << result.skipped
+    err << yellow("warning:", Stream::err) << " " << result.skipped
         << " skipped: they carry no REAL_TOPIC; replay them with --to <topic>\n";
   }
   if (result.missing > 0) {
-    err << yellow("warning:") << " " << result.missing
+    err << yellow("warning:", Stream::err) << " " << result.missing
         << " did not arrive on the dead-letter subscription (acknowledged or taken by another "
            "consumer meanwhile)\n";
   }
   for (const auto& item : result.items) {
     if (item.outcome == ReplayOutcome::failed) {
-      err << red("failed:") << " " << item.deadLetterId.toString() << ": " << item.error << "\n";
+      err << red("failed:", Stream::err) << " " << item.deadLetterId.toString() << ": "
+          << item.error << "\n";
     }
   }
   if (result.failed == 0 && !result.error.empty()) {
-    err << red("error:") << " " << result.error << "\n";
+    err << red("error:", Stream::err) << " " << result.error << "\n";
   }
   if (result.notAttempted > 0) {
-    err << red("error:") << " stopped after the first failure; " << result.notAttempted
+    err << red("error:", Stream::err) << " stopped after the first failure; " << result.notAttempted
         << " not attempted, still in the dead-letter topic\n";
   }
 }

@@ -1,4 +1,6 @@
 // What every `reconsume dlq` verb shares: connecting, warnings, errors and exit codes.
+#include <boost/json.hpp>
+
 #include "dlq_verbs.hpp"
 #include "terminal.hpp"
 
@@ -6,11 +8,20 @@ namespace reconsume::tools {
 namespace {
 
 // The message names the dead-letter topic asked for, when the library's words do not already.
-int report(std::ostream& err, const std::string& topic, const Error& e) {
+// With --json or --jsonl it is one JSON object, so that a script reading the output can read
+// the failure too.
+int report(std::ostream& err, const DlqOptions& options, const Error& e) {
   std::string what = e.what();
+  const auto& topic = options.topic;
   if (!topic.empty() && what.find(topic) == std::string::npos) what = topic + ": " + what;
-  err << red("error:") << " " << what << "\n";
-  return exitCodeFor(e, /*notFoundIsBadInput=*/true);
+  int code = exitCodeFor(e, /*notFoundIsBadInput=*/true);
+  if (options.json || options.jsonl) {
+    boost::json::object error{{"error", what}, {"code", e.code().message()}, {"exitCode", code}};
+    err << boost::json::serialize(error) << "\n";
+  } else {
+    err << red("error:", Stream::err) << " " << what << "\n";
+  }
+  return code;
 }
 
 }  // namespace
@@ -22,17 +33,17 @@ int runVerb(const DlqOptions& options, std::ostream& err, const std::function<vo
     parseFilter(options.filter);
     if (!options.limit.empty()) parseCount(options.limit, "--limit");
     if (check) check();
-    connection.emplace(connect(options));
+    connection.emplace(connect(options, err));
     DeadLetterQueue queue(connection->client, connection->admin, options.topic,
                           connection->queueOptions);
     int code = body(queue, *connection->client.clock());
     for (const auto& warning : queue.warnings())
-      err << yellow("warning:") << " " << warning << "\n";
+      err << yellow("warning:", Stream::err) << " " << warning << "\n";
     connection->client.close();
     return code;
   } catch (const Error& e) {
     if (connection) connection->client.close();
-    return report(err, options.topic, e);
+    return report(err, options, e);
   }
 }
 

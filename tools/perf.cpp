@@ -17,10 +17,12 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdio>
+#include <iostream>
 #include <mutex>
 #include <string>
 
 #include "commands.hpp"
+#include "connection_settings.hpp"
 #include "reconsume/reconsume.hpp"
 #include "terminal.hpp"
 #include "timeouts.hpp"
@@ -32,7 +34,7 @@ using namespace std::chrono_literals;
 using Steady = std::chrono::steady_clock;
 
 struct PerfOptions {
-  std::string url = "embedded://perf";
+  ConnectionFlags connection;  // --url, credentials, TLS, log level
   int messages = 10'000;
   int size = 1024;
   int window = 1000;
@@ -135,7 +137,8 @@ int receiveAll(Consumer& consumer, int messages, int window, std::chrono::millis
     auto message = consumer.receive(timeout);
     if (!message) {
       std::fprintf(stderr, "%s received %d of %d messages, then none for %s\n",
-                   red("error:").c_str(), started, messages, humanDuration(timeout).c_str());
+                   red("error:", Stream::err).c_str(), started, messages,
+                   humanDuration(timeout).c_str());
       break;
     }
     inFlight.acquire();
@@ -154,13 +157,16 @@ std::string topicName(const char* phase) {
 
 int runPerf(const PerfOptions& options) {
   auto timeout = parseTimeout(options.timeout, "--timeout");
-  ClientOptions clientOptions;
+  auto settings = resolveConnection(options.connection, processEnvironment(), "embedded://perf",
+                                    /*urlFromEnvironment=*/false, /*withAdminUrl=*/false);
+  printWarnings(settings, std::cerr);
+  ClientOptions clientOptions = clientOptionsFor(settings);
   clientOptions.ioThreads = options.ioThreads;
   boundClientBy(clientOptions, timeout);
-  auto client = Client::connect(options.url, clientOptions);
+  auto client = Client::connect(settings.url, clientOptions);
   const std::string payload(static_cast<std::size_t>(options.size), 'x');
   std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s)\n",
-              bold("reconsume perf:").c_str(), options.messages, options.size, options.url.c_str(),
+              bold("reconsume perf:").c_str(), options.messages, options.size, settings.url.c_str(),
               options.window, options.ioThreads, options.ioThreads == 1 ? "" : "s");
 
   std::vector<Phase> phases;
@@ -200,8 +206,8 @@ int runPerf(const PerfOptions& options) {
     producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
     auto producer = client.createProducer(producerOptions);
     if (int failed = publish(producer, options.messages, payload, options.window); failed > 0) {
-      std::fprintf(stderr, "%s %d sends failed before the reconsume phase\n", red("error:").c_str(),
-                   failed);
+      std::fprintf(stderr, "%s %d sends failed before the reconsume phase\n",
+                   red("error:", Stream::err).c_str(), failed);
     }
     phases.push_back(measure(options.transactional ? "reconsume (txn)" : "reconsumeLater",
                              options.messages, [&] {
@@ -235,7 +241,7 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
   auto options = std::make_shared<PerfOptions>();
   auto* perf = app.add_subcommand(
       "perf", "Measure publish, consume-and-acknowledge and reconsumeLater rates and their cost");
-  perf->add_option("--url", options->url, "Service URL")->capture_default_str();
+  addConnectionFlags(*perf, options->connection, "embedded://perf", /*withAdminUrl=*/false);
   perf->add_option("--messages,-n", options->messages, "Messages per phase")
       ->capture_default_str()
       ->check(CLI::Range(1, 100'000'000));

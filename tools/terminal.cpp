@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace reconsume::tools {
 
@@ -14,35 +15,78 @@ bool stdoutIsTerminal() {
   return terminal;
 }
 
-int outputWidth() {
-  winsize size{};
-  if (stdoutIsTerminal() && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
-    return std::clamp(static_cast<int>(size.ws_col), 40, 200);
-  }
-  return 80;
+bool colourOn(Stream stream) {
+  static const bool noColour = [] {
+    const char* value = std::getenv("NO_COLOR");
+    return value != nullptr && value[0] != '\0';
+  }();
+  static const bool errIsTerminal = ::isatty(STDERR_FILENO) != 0;
+  if (noColour) return false;
+  return stream == Stream::out ? stdoutIsTerminal() : errIsTerminal;
 }
 
 namespace {
-std::string paint(std::string_view code, std::string_view text) {
-  if (!stdoutIsTerminal()) return std::string(text);
+
+// The terminal's columns, 0 when stdout is not a terminal or does not say.
+int terminalColumns() {
+  winsize size{};
+  if (stdoutIsTerminal() && ::ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0) return size.ws_col;
+  return 0;
+}
+
+std::string paint(std::string_view code, std::string_view text, Stream stream) {
+  if (!colourOn(stream)) return std::string(text);
   return "\x1b[" + std::string(code) + "m" + std::string(text) + "\x1b[0m";
 }
+
 }  // namespace
 
-std::string bold(std::string_view text) {
-  return paint("1", text);
+int outputWidth() {
+  int columns = terminalColumns();
+  return columns > 0 ? std::clamp(columns, 40, 200) : 80;
 }
-std::string green(std::string_view text) {
-  return paint("32", text);
+
+std::string bold(std::string_view text, Stream stream) {
+  return paint("1", text, stream);
 }
-std::string yellow(std::string_view text) {
-  return paint("33", text);
+std::string green(std::string_view text, Stream stream) {
+  return paint("32", text, stream);
 }
-std::string red(std::string_view text) {
-  return paint("31", text);
+std::string yellow(std::string_view text, Stream stream) {
+  return paint("33", text, stream);
 }
-std::string dim(std::string_view text) {
-  return paint("2", text);
+std::string red(std::string_view text, Stream stream) {
+  return paint("31", text, stream);
+}
+std::string dim(std::string_view text, Stream stream) {
+  return paint("2", text, stream);
+}
+
+std::string cutToColumns(std::string_view text, int columns) {
+  std::string out;
+  int used = 0;
+  bool coloured = false;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '\x1b' && i + 1 < text.size() && text[i + 1] == '[') {
+      auto end = text.find('m', i);
+      if (end == std::string_view::npos) end = text.size() - 1;
+      out.append(text.substr(i, end + 1 - i));
+      coloured = true;
+      i = end + 1;
+      continue;
+    }
+    // A UTF-8 sequence is one character: its first byte and the continuation bytes after it.
+    std::size_t next = i + 1;
+    while (next < text.size() && (static_cast<unsigned char>(text[next]) & 0xC0) == 0x80) ++next;
+    if (used == columns) {
+      if (coloured) out += "\x1b[0m";
+      return out;
+    }
+    out.append(text.substr(i, next - i));
+    ++used;
+    i = next;
+  }
+  return out;
 }
 
 ProgressLine::ProgressLine(std::chrono::milliseconds plainEvery)
@@ -50,7 +94,10 @@ ProgressLine::ProgressLine(std::chrono::milliseconds plainEvery)
 
 void ProgressLine::update(const std::string& text) {
   if (terminal_) {
-    std::printf("\r%s\x1b[K", text.c_str());
+    // The last column stays free: writing into it moves some terminals to the next row.
+    int columns = terminalColumns();
+    std::string shown = columns > 1 ? cutToColumns(text, columns - 1) : text;
+    std::printf("\r%s\x1b[K", shown.c_str());
     std::fflush(stdout);
     drawn_ = true;
     return;

@@ -1,5 +1,6 @@
-// Output for people: whether stdout is a terminal (colour and live redraws only then), a
-// one-line progress display, and human units for durations and sizes.
+// Output for people: whether a stream is a terminal (colour and live redraws only then, and
+// colour never with NO_COLOR set, https://no-color.org), a one-line progress display, and human
+// units for durations and sizes.
 #pragma once
 
 #include <chrono>
@@ -9,19 +10,28 @@
 
 namespace reconsume::tools {
 
+enum class Stream { out, err };
+
 bool stdoutIsTerminal();
+// Colour for `stream`: it is a terminal and NO_COLOR is unset or empty.
+bool colourOn(Stream stream);
 // The width output for people is laid out to: the terminal's columns (40 to 200) when stdout is
 // a terminal that says, 80 otherwise.
 int outputWidth();
 
-// ANSI colour when stdout is a terminal, the plain text otherwise.
-std::string bold(std::string_view text);
-std::string green(std::string_view text);
-std::string yellow(std::string_view text);
-std::string red(std::string_view text);
-std::string dim(std::string_view text);
+// ANSI colour when colourOn(stream), the plain text otherwise.
+std::string bold(std::string_view text, Stream stream = Stream::out);
+std::string green(std::string_view text, Stream stream = Stream::out);
+std::string yellow(std::string_view text, Stream stream = Stream::out);
+std::string red(std::string_view text, Stream stream = Stream::out);
+std::string dim(std::string_view text, Stream stream = Stream::out);
 
-// One line redrawn in place on a terminal; elsewhere, a line every `plainEvery` at most.
+// `text` cut to `columns` visible characters (ANSI colour sequences take none; the colour is
+// reset after a cut).
+std::string cutToColumns(std::string_view text, int columns);
+
+// One line redrawn in place on a terminal, cut to the terminal's width at each redraw (a line
+// that wrapped would leave its first rows behind); elsewhere, a line every `plainEvery` at most.
 class ProgressLine {
  public:
   explicit ProgressLine(std::chrono::milliseconds plainEvery = std::chrono::seconds(1));

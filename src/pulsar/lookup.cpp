@@ -77,13 +77,17 @@ void Lookup::broker(const std::string& topic, std::chrono::milliseconds timeout,
 
 void Lookup::follow(const std::string& topic, Answer answer, int redirects,
                     std::chrono::milliseconds timeout, Callback<BrokerAddress> done) {
-  if (answer.connect) return done({}, answer.next);
+  if (answer.connect) {
+    pool_->options().log.debug("the lookup of " + topic + " found it at " + answer.next.logical);
+    return done({}, answer.next);
+  }
   if (redirects == 0) {
     return done(Status(errc::broker_error, "the lookup of " + topic + " was redirected " +
                                                std::to_string(kMaxRedirects) + " times (last to " +
                                                answer.next.logical + ")"),
                 {});
   }
+  pool_->options().log.debug("the lookup of " + topic + " is redirected to " + answer.next.logical);
   ask(topic, answer.service, answer.next, answer.authoritative, timeout, false,
       [self = shared_from_this(), topic, redirects, timeout, done = std::move(done)](
           const Status& status, Answer next) mutable {

@@ -100,6 +100,7 @@ void PulsarConsumer::onAttached(const Response&, bool first) {
   auto permits = permits_.resubscribed(keep);
   runDeferred();
   sendFlow(permits);
+  if (first) network_->log.debug(describe() + " is subscribed");
   if (!first) network_->log.info(describe() + " is subscribed again");
 }
 

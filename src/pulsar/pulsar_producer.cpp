@@ -86,7 +86,9 @@ void PulsarProducer::onAttached(const Response& created, bool first) {
   if (first && success.last_sequence_id() >= 0) {
     queue_.setNextSequenceId(static_cast<std::uint64_t>(success.last_sequence_id()) + 1);
   }
-  if (!first) {
+  if (first) {
+    network_->log.debug(describe() + " is created (producer name " + name_ + ")");
+  } else {
     network_->log.info(describe() + " is connected again; writing " +
                        std::to_string(queue_.pending().size()) + " unconfirmed messages again");
   }

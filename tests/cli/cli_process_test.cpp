@@ -2,17 +2,14 @@
 // error, an unknown command named), and a broker that cannot be reached failing every command
 // that connects within its --timeout, with an error naming what the user asked for. The broker
 // is a closed port on 127.0.0.1 (a socket bound and not listening: connections are refused).
-#include <fcntl.h>
+#include "cli/cli_process.hpp"
+
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -21,55 +18,11 @@
 namespace {
 
 using namespace std::chrono_literals;
+using reconsume::testing::mentions;
 using reconsume::testing::RefusingPort;
 
-struct Run {
-  int code = -1;
-  std::string out, err;
-  std::chrono::milliseconds took{0};
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Runs the tool with `args`; its output goes to files, so nothing blocks on a full pipe.
-Run reconsume(const std::vector<std::string>& args) {
-  std::string outPath = testing::TempDir() + "reconsume-cli-out-" + std::to_string(getpid());
-  std::string errPath = testing::TempDir() + "reconsume-cli-err-" + std::to_string(getpid());
-  auto start = std::chrono::steady_clock::now();
-  pid_t pid = fork();
-  if (pid == 0) {
-    int out = ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err = ::open(errPath.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(out, 1);
-    dup2(err, 2);
-    std::vector<char*> argv;
-    std::string program = RECONSUME_CLI_PATH;
-    argv.push_back(program.data());
-    for (const auto& arg : args) argv.push_back(const_cast<char*>(arg.c_str()));
-    argv.push_back(nullptr);
-    execv(program.c_str(), argv.data());
-    _exit(127);
-  }
-  Run run;
-  int status = 0;
-  waitpid(pid, &status, 0);
-  run.took = std::chrono::duration_cast<std::chrono::milliseconds>(
-      std::chrono::steady_clock::now() - start);
-  run.code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  run.out = slurp(outPath);
-  run.err = slurp(errPath);
-  std::remove(outPath.c_str());
-  std::remove(errPath.c_str());
-  return run;
-}
-
-bool mentions(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
+reconsume::testing::CliRun reconsume(const std::vector<std::string>& args) {
+  return reconsume::testing::runCli(args);
 }
 
 // Before this bound existed, every command waited the 30 s operation timeout; 10 s bounds a hang

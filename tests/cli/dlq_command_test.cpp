@@ -2,9 +2,13 @@
 // input that is named and changes nothing. (tests/integration/dlq_cli_test.cpp runs the tool as a
 // process against Pulsar.)
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <boost/json/parse.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <sstream>
 
 #include "commands.hpp"
@@ -97,27 +101,27 @@ TEST_F(DlqCommand, FiltersAndJsonLines) {
   deadLetter("a", "gateway timeout", "customer-1");
   deadLetter("b", "invalid order", "customer-2");
   deadLetter("c", "read timed out", "customer-1");
-  auto result = run({"dlq", "list", "--json", "--reason", "time(d )?out", dlq_});
+  auto result = run({"dlq", "list", "--jsonl", "--reason", "time(d )?out", dlq_});
   EXPECT_EQ(result.code, 0) << result.err;
   auto lines = linesOf(result.out);
   ASSERT_EQ(lines.size(), 2u) << result.out;
   EXPECT_EQ(boost::json::parse(lines[0]).at("reason").as_string(), "gateway timeout");
   EXPECT_EQ(boost::json::parse(lines[1]).at("reason").as_string(), "read timed out");
 
-  result = run({"dlq", "list", "--json", "--key", "customer-2", dlq_});
+  result = run({"dlq", "list", "--jsonl", "--key", "customer-2", dlq_});
   ASSERT_EQ(linesOf(result.out).size(), 1u) << result.out;
-  result = run({"dlq", "list", "--json", "--cause", "unknown", dlq_});
+  result = run({"dlq", "list", "--jsonl", "--cause", "unknown", dlq_});
   EXPECT_EQ(result.out, "");
-  result = run({"dlq", "list", "--json", "--limit", "1", dlq_});
+  result = run({"dlq", "list", "--jsonl", "--limit", "1", dlq_});
   EXPECT_EQ(linesOf(result.out).size(), 1u);
-  result = run({"dlq", "list", "--json", "--newer-than", "1h", "--origin", "orders", dlq_});
+  result = run({"dlq", "list", "--jsonl", "--newer-than", "1h", "--origin", "orders", dlq_});
   EXPECT_EQ(linesOf(result.out).size(), 3u);
 }
 
 TEST_F(DlqCommand, ShowStatsAndExport) {
   deadLetter("{\"order\":1}", "timeout");
   deadLetter(std::string("\x00\xff", 2), "undecodable");
-  auto listed = run({"dlq", "list", "--json", dlq_});
+  auto listed = run({"dlq", "list", "--jsonl", dlq_});
   auto id = std::string(boost::json::parse(linesOf(listed.out)[1]).at("id").as_string());
 
   auto show = run({"dlq", "show", dlq_, id});
@@ -174,6 +178,58 @@ TEST_F(DlqCommand, ReplayWithARateThenPurge) {
   EXPECT_EQ(purge.code, 0) << purge.err;
   EXPECT_EQ(boost::json::parse(purge.out).at("purged").as_int64(), 1);
   EXPECT_EQ(backlog(), 0);
+}
+
+// Whether `command` (jq, Python's json.tool) reads `text` as JSON: its exit status.
+bool readBy(const std::string& command, const std::string& text) {
+  std::string path = ::testing::TempDir() + "reconsume-json-" + std::to_string(::getpid());
+  {
+    std::ofstream file(path);
+    file << text;
+  }
+  int status = std::system((command + " < '" + path + "' > /dev/null").c_str());
+  std::remove(path.c_str());
+  return status == 0;
+}
+
+// --json is one JSON document (an array for a list) that jq and `python3 -m json.tool` both
+// read; --jsonl is one object per line; under --json an error is a JSON object too.
+TEST_F(DlqCommand, JsonOutputIsOneDocumentThatJqAndPythonRead) {
+  deadLetter("a", "gateway timeout", "customer-1");
+  deadLetter("b", "invalid order", "customer-2");
+  auto lines = linesOf(run({"dlq", "list", "--jsonl", dlq_}).out);
+  ASSERT_EQ(lines.size(), 2u);
+  auto id = std::string(boost::json::parse(lines[0]).at("id").as_string());
+
+  std::vector<std::vector<std::string>> commands = {
+      {"dlq", "list", "--json", dlq_},
+      {"dlq", "list", "--json", "--cause", "exhausted", dlq_},  // none: []
+      {"dlq", "show", "--json", dlq_, id},
+      {"dlq", "stats", "--json", dlq_},
+      {"dlq", "replay", "--json", "--dry-run", dlq_},
+      {"dlq", "purge", "--json", "--dry-run", "--all", dlq_}};
+  for (const auto& args : commands) {
+    auto result = run(args);
+    ASSERT_EQ(result.code, 0) << args[1] << ": " << result.err;
+    EXPECT_TRUE(readBy("python3 -m json.tool", result.out)) << args[1] << ":\n" << result.out;
+    EXPECT_TRUE(readBy("jq .", result.out)) << args[1] << ":\n" << result.out;
+  }
+  auto array = boost::json::parse(run({"dlq", "list", "--json", dlq_}).out).as_array();
+  ASSERT_EQ(array.size(), 2u);
+  EXPECT_EQ(array[0].at("id").as_string(), id);
+  EXPECT_EQ(array[1].at("reason").as_string(), "invalid order");
+  EXPECT_EQ(run({"dlq", "list", "--json", "--cause", "exhausted", dlq_}).out, "[]\n");
+
+  auto bad = run({"dlq", "list", "--json", "--cause", "bogus", dlq_});
+  EXPECT_EQ(bad.code, 2);
+  auto error = boost::json::parse(bad.err).as_object();
+  EXPECT_EQ(error.at("exitCode").as_int64(), 2);
+  EXPECT_EQ(error.at("code").as_string(), "invalid argument");
+  EXPECT_NE(std::string(error.at("error").as_string()).find("'bogus'"), std::string::npos)
+      << bad.err;
+  auto both = run({"dlq", "list", "--json", "--jsonl", dlq_});
+  EXPECT_EQ(both.code, 2) << "--json and --jsonl exclude each other";
+  EXPECT_EQ(backlog(), 2) << "nothing was changed";
 }
 
 TEST_F(DlqCommand, BadInputIsNamedExitsTwoAndChangesNothing) {
@@ -241,7 +297,7 @@ TEST_F(DlqCommand, OriginTakesATopicWithItsPartitionsAndStatsGroupByTopic) {
     writer.send(message);
   }
   auto count = [&](const std::string& origin) {
-    auto result = run({"dlq", "list", "--json", "--origin", origin, dlq_});
+    auto result = run({"dlq", "list", "--jsonl", "--origin", origin, dlq_});
     EXPECT_EQ(result.code, 0) << result.err;
     return linesOf(result.out).size();
   };
@@ -249,7 +305,7 @@ TEST_F(DlqCommand, OriginTakesATopicWithItsPartitionsAndStatsGroupByTopic) {
   EXPECT_EQ(count(shipments), 4u);
   EXPECT_EQ(count("shipments-partition-1"), 2u);
   EXPECT_EQ(count("orders"), 1u);
-  auto listed = run({"dlq", "list", "--json", "--origin", "shipments-partition-0", dlq_});
+  auto listed = run({"dlq", "list", "--jsonl", "--origin", "shipments-partition-0", dlq_});
   auto item = boost::json::parse(listed.out).as_object();
   EXPECT_EQ(item.at("originTopic").as_string(), shipments + "-partition-0");
   EXPECT_EQ(item.at("originBaseTopic").as_string(), shipments);

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 namespace reconsume::tools {
 namespace {
 
@@ -99,9 +101,10 @@ TEST(DlqAdminUrl, DerivedFromTheServiceUrl) {
 
 TEST(DlqConnect, AnUnreadableTokenFileIsNamed) {
   DlqOptions options;
-  options.url = "embedded://token-file-test";
-  options.tokenFile = "/nonexistent/token.txt";
-  auto message = badInput([&] { connect(options); });
+  options.connection.url = "embedded://token-file-test";
+  options.connection.tokenFile = "/nonexistent/token.txt";
+  std::ostringstream err;
+  auto message = badInput([&] { connect(options, err); });
   EXPECT_NE(message.find("'/nonexistent/token.txt'"), std::string::npos) << message;
 }
 

@@ -25,7 +25,7 @@ TEST_F(DlqCli, ListStatsAndExportChangeNothing) {
   EXPECT_NE(rows[1].find("explicit"), std::string::npos) << rows[1];
   EXPECT_NE(rows[1].find("gateway timeout"), std::string::npos) << rows[1];
 
-  auto json = cli({"dlq", "list", "--json", dlq_});
+  auto json = cli({"dlq", "list", "--jsonl", dlq_});
   auto items = jsonLines(json.out);
   ASSERT_EQ(items.size(), 5u);
   EXPECT_EQ(items[0].at("originTopic").as_string(), topic_);
@@ -66,7 +66,7 @@ TEST_F(DlqCli, FiltersSelect) {
   deadLetter("timeout", 3, "gateway timeout");
   deadLetter("invalid", 2, "invalid order");
   auto count = [&](Strings filters) {
-    Strings args = {"dlq", "list", "--json"};
+    Strings args = {"dlq", "list", "--jsonl"};
     args.insert(args.end(), filters.begin(), filters.end());
     args.push_back(dlq_);
     auto run = cli(args);
@@ -80,7 +80,7 @@ TEST_F(DlqCli, FiltersSelect) {
   EXPECT_EQ(count({"--key", "customer-0"}), 2u);
   EXPECT_EQ(count({"--newer-than", "1h"}), 5u);
   EXPECT_EQ(count({"--older-than", "1h"}), 0u);
-  auto first = jsonLines(cli({"dlq", "list", "--json", dlq_}).out).at(0);
+  auto first = jsonLines(cli({"dlq", "list", "--jsonl", dlq_}).out).at(0);
   EXPECT_EQ(count({"--id", std::string(first.at("id").as_string())}), 1u);
 }
 

@@ -23,7 +23,7 @@ TEST_F(DlqCli, JavaWrittenDeadLettersListAsCauseUnknown) {
                "4", "--then", "reconsume:0", "--initial-subscription", "reconsume-dlq"});
   ASSERT_EQ(java.exitCode, 0) << java.output;
   std::string dlq = topic + "-billing-DLQ";
-  auto run = cli({"dlq", "list", "--json", dlq});
+  auto run = cli({"dlq", "list", "--jsonl", dlq});
   ASSERT_EQ(run.code, 0) << run.err;
   auto items = jsonLines(run.out);
   ASSERT_EQ(items.size(), 2u) << run.out;
@@ -32,7 +32,7 @@ TEST_F(DlqCli, JavaWrittenDeadLettersListAsCauseUnknown) {
     EXPECT_EQ(item.at("originTopic").as_string(), topic);
     EXPECT_EQ(item.at("reconsumeTimes").as_int64(), 2);
   }
-  auto unknown = cli({"dlq", "list", "--json", "--cause", "unknown", dlq});
+  auto unknown = cli({"dlq", "list", "--jsonl", "--cause", "unknown", dlq});
   EXPECT_EQ(jsonLines(unknown.out).size(), 2u);
 }
 
@@ -68,7 +68,7 @@ TEST_F(DlqCli, APartitionedOriginIsOneTopicForOriginStatsAndReplay) {
     writer.send(message);
   }
   auto count = [&](const std::string& filter) {
-    auto run = cli({"dlq", "list", "--json", "--origin", filter, dlq});
+    auto run = cli({"dlq", "list", "--jsonl", "--origin", filter, dlq});
     EXPECT_EQ(run.code, 0) << run.err;
     return jsonLines(run.out).size();
   };
@@ -131,7 +131,7 @@ TEST_F(DlqCli, ATopicThatIsNoDeadLetterTopicWarnsAndStillWorks) {
   options.initialPosition = InitialPosition::earliest;
   client_.subscribe(options).close();
   producer_.send("just an order");
-  auto run = cli({"dlq", "list", "--json", topic_});
+  auto run = cli({"dlq", "list", "--jsonl", topic_});
   EXPECT_EQ(run.code, 0) << run.err;
   EXPECT_EQ(jsonLines(run.out).size(), 1u);
   EXPECT_NE(run.err.find("does not end in -DLQ"), std::string::npos) << run.err;

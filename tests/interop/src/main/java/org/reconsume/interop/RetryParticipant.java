@@ -52,6 +52,10 @@ final class RetryParticipant {
         .subscriptionType(Subscriptions.type(options))
         .subscriptionInitialPosition(Subscriptions.initialPosition(options))
         .enableRetry(true)
+        // Java's reconsumeLater returns once its acknowledgement is queued; with receipts it
+        // returns once the broker has it, so that the next participant in a test does not get
+        // the message again (a queued acknowledgement is sent at close, and was seen lost).
+        .isAckReceiptEnabled(true)
         .deadLetterPolicy(policy.build());
     try (Consumer<byte[]> consumer = builder.subscribe()) {
       // subscribe() filled in the retry and dead-letter topic names the client derived.
