@@ -188,6 +188,16 @@ void printSummary(Client& client, const std::string& deadLetterTopic, const Dela
     const auto& [category, cause, reason] = key;
     std::printf("    %5d  %-9s %-9s %s\n", count, category.c_str(), cause.c_str(), reason.c_str());
   }
+  // From the client's own histograms (metrics.hpp), as `reconsume perf` and a Prometheus scrape
+  // would see them.
+  auto metrics = client.metrics();
+  std::printf("  latency (ms)             p50      p99    p99.9\n");
+  auto row = [](const char* what, const HistogramData& h) {
+    std::printf("    %-18s %8.2f %8.2f %8.2f\n", what, h.quantile(0.5) * 1e3,
+                h.quantile(0.99) * 1e3, h.quantile(0.999) * 1e3);
+  };
+  row("reconsumeLater", metrics.histogram("reconsume.retry.duration"));
+  row("retry lateness", metrics.histogram("reconsume.delivery.lateness"));
 }
 
 int runDemo(const DemoOptions& options) {

@@ -23,6 +23,7 @@
 
 #include "commands.hpp"
 #include "connection_settings.hpp"
+#include "perf_report.hpp"
 #include "reconsume/reconsume.hpp"
 #include "terminal.hpp"
 #include "timeouts.hpp"
@@ -40,6 +41,7 @@ struct PerfOptions {
   int window = 1000;
   int ioThreads = 1;
   bool transactional = false;
+  bool json = false;
   std::string timeout = "30s";  // connecting, and a wait for the next message
 };
 
@@ -56,15 +58,6 @@ Usage usageNow() {
   };
   return {seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_maxrss};
 }
-
-struct Phase {
-  std::string name;
-  int messages = 0;
-  double seconds = 0;
-  double cpuSeconds = 0;
-  long peakRssKiB = 0;
-  int failures = 0;
-};
 
 // Counts async completions and bounds how many are in flight.
 class InFlight {
@@ -102,15 +95,21 @@ class InFlight {
   int failures_ = 0;
 };
 
+// Runs `work` (which returns its failures) and measures it; its latencies are those of
+// histogram `latencyMetric` with `labels`, measured over this phase alone.
 template <typename Work>
-Phase measure(const std::string& name, int messages, Work work) {
+PerfPhase measure(const std::string& name, int messages, Client& client, const char* latencyOf,
+                  const char* latencyMetric, const MetricLabels& labels, Work work) {
   auto before = usageNow();
   auto start = Steady::now();
   int failures = work();
   auto seconds = std::chrono::duration<double>(Steady::now() - start).count();
   auto after = usageNow();
-  return {name,    messages, seconds, after.cpuSeconds - before.cpuSeconds, after.peakRssKiB,
-          failures};
+  PerfPhase phase{
+      name,     messages,  seconds, after.cpuSeconds - before.cpuSeconds, after.peakRssKiB,
+      failures, latencyOf, {}};
+  phase.latency = client.metrics().histogram(latencyMetric, labels);
+  return phase;
 }
 
 int publish(Producer& producer, int messages, const std::string& payload, int window) {
@@ -165,11 +164,14 @@ int runPerf(const PerfOptions& options) {
   boundClientBy(clientOptions, timeout);
   auto client = Client::connect(settings.url, clientOptions);
   const std::string payload(static_cast<std::size_t>(options.size), 'x');
-  std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s)\n",
-              bold("reconsume perf:").c_str(), options.messages, options.size, settings.url.c_str(),
-              options.window, options.ioThreads, options.ioThreads == 1 ? "" : "s");
-
-  std::vector<Phase> phases;
+  if (!options.json) {
+    std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s)\n",
+                bold("reconsume perf:").c_str(), options.messages, options.size,
+                settings.url.c_str(), options.window, options.ioThreads,
+                options.ioThreads == 1 ? "" : "s");
+  }
+  std::vector<PerfPhase> phases;
+  const char* operationDuration = "messaging.client.operation.duration";
   {
     auto topic = topicName("plain");
     ConsumerOptions consumerOptions;
@@ -181,14 +183,19 @@ int runPerf(const PerfOptions& options) {
     producerOptions.topic = topic;
     producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
     auto producer = client.createProducer(producerOptions);
-    phases.push_back(measure("publish", options.messages, [&] {
-      return publish(producer, options.messages, payload, options.window);
-    }));
-    phases.push_back(measure("consume + ack", options.messages, [&] {
-      return receiveAll(
-          consumer, options.messages, options.window, timeout,
-          [&](const Message& m, auto done) { consumer.asyncAcknowledge(m, std::move(done)); });
-    }));
+    MetricLabels sends = {{"messaging.operation.name", "send"},
+                          {"messaging.destination.name", topic}};
+    phases.push_back(
+        measure("publish", options.messages, client, "send", operationDuration, sends,
+                [&] { return publish(producer, options.messages, payload, options.window); }));
+    MetricLabels acks = {{"messaging.operation.name", "ack"},
+                         {"messaging.destination.name", topic}};
+    phases.push_back(measure(
+        "consume + ack", options.messages, client, "acknowledge", operationDuration, acks, [&] {
+          return receiveAll(
+              consumer, options.messages, options.window, timeout,
+              [&](const Message& m, auto done) { consumer.asyncAcknowledge(m, std::move(done)); });
+        }));
     consumer.close();
     producer.close();
   }
@@ -210,7 +217,8 @@ int runPerf(const PerfOptions& options) {
                    red("error:", Stream::err).c_str(), failed);
     }
     phases.push_back(measure(options.transactional ? "reconsume (txn)" : "reconsumeLater",
-                             options.messages, [&] {
+                             options.messages, client, "reconsumeLater", "reconsume.retry.duration",
+                             {{"messaging.consumer.group.name", "perf"}}, [&] {
                                return receiveAll(consumer, options.messages, options.window,
                                                  timeout, [&](const Message& m, auto done) {
                                                    consumer.asyncReconsumeLater(m, std::move(done));
@@ -221,17 +229,11 @@ int runPerf(const PerfOptions& options) {
   }
   client.close();
 
-  std::printf("\n  %-15s %12s %9s %10s %10s %11s %9s\n", "phase", "messages/s", "wall", "CPU",
-              "CPU/msg", "peak RSS", "failed");
+  PerfRun run{settings.url,      options.messages,      options.size, options.window,
+              options.ioThreads, options.transactional, phases};
+  std::fputs((options.json ? perfJson(run) : perfTable(run)).c_str(), stdout);
   int failures = 0;
-  for (const auto& phase : phases) {
-    failures += phase.failures;
-    std::printf("  %-15s %12.0f %8.2fs %9.2fs %8.1fus %11s %9d\n", phase.name.c_str(),
-                phase.messages / phase.seconds, phase.seconds, phase.cpuSeconds,
-                phase.cpuSeconds / phase.messages * 1e6,
-                humanBytes(static_cast<std::uint64_t>(phase.peakRssKiB) * 1024).c_str(),
-                phase.failures);
-  }
+  for (const auto& phase : phases) failures += phase.failures;
   return failures == 0 ? 0 : 1;
 }
 
@@ -254,6 +256,7 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
   perf->add_option("--io-threads", options->ioThreads, "The client's I/O threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  perf->add_flag("--json", options->json, "The results as one JSON object");
   perf->add_flag("--transactional", options->transactional,
                  "reconsumeLater in the transactional mode (transactionalRetry)");
   perf->add_option("--timeout", options->timeout,

@@ -38,6 +38,7 @@
 #include "reconsume/clock.hpp"
 #include "reconsume/consumer.hpp"
 #include "reconsume/consumer_options.hpp"
+#include "reconsume/metrics.hpp"
 #include "reconsume/producer.hpp"
 #include "reconsume/producer_options.hpp"
 #include "reconsume/reader.hpp"
@@ -83,6 +84,12 @@ class Client {
   boost::asio::any_io_executor executor() const;
   // The clock the client runs on (ClientOptions::clock, or the shared SystemClock).
   const std::shared_ptr<Clock>& clock() const;
+  // What this client's consumers and producers did so far (metrics.hpp); any thread, never blocks
+  // on the network. Still answers after close().
+  MetricsSnapshot metrics() const;
+  // Where ClientOptions::metricsListen serves (host:port, the port chosen when 0 was asked for);
+  // "" without an endpoint.
+  std::string metricsAddress() const;
   void close();
 
  private:

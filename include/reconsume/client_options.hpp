@@ -11,6 +11,7 @@
 
 #include "reconsume/clock.hpp"
 #include "reconsume/logging.hpp"
+#include "reconsume/metrics.hpp"
 #include "reconsume/tls_options.hpp"
 
 namespace reconsume {
@@ -32,6 +33,14 @@ struct ClientOptions {
   std::size_t memoryLimit{64 * 1024 * 1024};
   Logger logger;  // null: warnings and errors to stderr
   LogLevel logLevel{LogLevel::info};
+  // Metrics (metrics.hpp). `metricsSink` is told of every change as it happens (null: none).
+  // `metricsListen` serves them in Prometheus's text format at http://<address>/metrics:
+  // "127.0.0.1:9464", "[::1]:9464", ":9464" (loopback), port 0 for any free one
+  // (Client::metricsAddress says which); "" (the default): no endpoint. An address that is not a
+  // loopback one needs `metricsAllowRemote`, so that nothing is exposed by accident.
+  std::shared_ptr<MetricsSink> metricsSink;
+  std::string metricsListen;
+  bool metricsAllowRemote{false};
 };
 
 }  // namespace reconsume

@@ -54,6 +54,7 @@
 #include "reconsume/consumer_options.hpp"
 #include "reconsume/detail/completion.hpp"
 #include "reconsume/message.hpp"
+#include "reconsume/metrics.hpp"
 #include "reconsume/transaction.hpp"
 
 namespace reconsume {
@@ -178,6 +179,10 @@ class Consumer {
   // Set when a retry policy is: the topics reconsumeLater and deadLetter publish to.
   std::optional<std::string> retryTopic() const;
   std::optional<std::string> deadLetterTopic() const;
+  // The client's metrics of this consumer's subscription and topics (the retry topic included):
+  // what it received, acknowledged, retried and dead-lettered. Consumers of one client on the same
+  // subscription and topics share their series. Any thread.
+  MetricsSnapshot metrics() const;
   boost::asio::any_io_executor executor() const;
   // Stops delivery; messages received and not acknowledged are redelivered to other consumers.
   // Pending async receives complete with errc::closed.

@@ -15,6 +15,7 @@
 #include "reconsume/error.hpp"
 #include "reconsume/logging.hpp"
 #include "reconsume/message.hpp"
+#include "reconsume/metrics.hpp"
 #include "reconsume/producer.hpp"
 #include "reconsume/producer_options.hpp"
 #include "reconsume/reader.hpp"

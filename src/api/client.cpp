@@ -131,6 +131,14 @@ const std::shared_ptr<Clock>& Client::clock() const {
   return stateOf(impl_, "Client").clock();
 }
 
+MetricsSnapshot Client::metrics() const {
+  return stateOf(impl_, "Client").metrics().snapshot();
+}
+
+std::string Client::metricsAddress() const {
+  return stateOf(impl_, "Client").metricsAddress();
+}
+
 void Client::close() {
   auto& impl = stateOf(impl_, "Client");
   syncCall<>(impl.blocking("Client::close"), [&](auto done) { impl.close(done); });

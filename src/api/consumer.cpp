@@ -1,5 +1,7 @@
 #include "reconsume/consumer.hpp"
 
+#include <algorithm>
+
 #include "api/cancellable_receive.hpp"
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
@@ -209,6 +211,24 @@ std::optional<std::string> Consumer::deadLetterTopic() const {
   stateOf(impl_, "Consumer");
   if (!retry_) return std::nullopt;
   return retry_->topics().deadLetterTopic;
+}
+
+MetricsSnapshot Consumer::metrics() const {
+  auto& core = stateOf(impl_, "Consumer");
+  const auto& subscription = core.options().subscription;
+  const auto& topics = core.topics();  // with the retry topic
+  auto all = core.client().metrics().snapshot();
+  MetricsSnapshot mine;
+  for (auto& value : all.values) {
+    if (value.series.label(detail::metrics::kGroup) != subscription) continue;
+    auto destination = value.series.label(detail::metrics::kDestination);
+    if (!destination.empty() &&
+        std::find(topics.begin(), topics.end(), destination) == topics.end()) {
+      continue;
+    }
+    mine.values.push_back(std::move(value));
+  }
+  return mine;
 }
 
 boost::asio::any_io_executor Consumer::executor() const {

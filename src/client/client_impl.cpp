@@ -38,8 +38,17 @@ std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
     client->clock_ = std::move(connection.clock);
   } else {
     client->clock_ = client->options_.clock ? client->options_.clock : SystemClock::shared();
-    client->backend_ =
-        pulsar::connectPulsar(client->url_, client->options_, client->io(), client->log_);
+    client->backend_ = pulsar::connectPulsar(client->url_, client->options_, client->io(),
+                                             client->log_, nullptr, client->metrics_);
+  }
+  if (!client->options_.metricsListen.empty()) {
+    std::weak_ptr<MetricsRegistry> metrics = client->metrics_;
+    client->endpoint_ = MetricsEndpoint::start(
+        client->io(), client->options_.metricsListen, client->options_.metricsAllowRemote,
+        [metrics] {
+          auto registry = metrics.lock();
+          return registry ? registry->snapshot().toPrometheusText() : std::string();
+        });
   }
   return client;
 }
@@ -50,7 +59,8 @@ ClientImpl::ClientImpl(ServiceUrl url, ClientOptions options)
       log_(options_.logger, options_.logLevel),
       runtime_(std::make_shared<Runtime>(options_.ioThreads)),
       sendLimits_(std::make_shared<ClientSendLimits>(options_.memoryLimit, runtime_->io,
-                                                     SteadyClock::real())) {
+                                                     SteadyClock::real())),
+      metrics_(std::make_shared<MetricsRegistry>(options_.metricsSink)) {
   for (int i = 0; i < options_.ioThreads; ++i) {
     runtime_->threads.emplace_back([runtime = runtime_] { runtime->io.run(); });
   }
@@ -98,6 +108,7 @@ void ClientImpl::close(Callback<> done) {
     }
     return done({});
   }
+  if (endpoint_) endpoint_->stop();
   // Sends waiting for room give up now rather than at their timeout.
   sendLimits_->close(Status(errc::closed, "the client for " + url_.text + " is closed"));
   // Everything below may outlive this object (the destructor closes too): it holds what it uses.

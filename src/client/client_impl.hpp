@@ -14,8 +14,10 @@
 #include <vector>
 
 #include "client/backend.hpp"
+#include "client/metrics_endpoint.hpp"
 #include "client/send_limits.hpp"
 #include "common/log.hpp"
+#include "common/metrics_registry.hpp"
 #include "common/open_handles.hpp"
 #include "common/service_url.hpp"
 #include "common/sync_call.hpp"
@@ -43,6 +45,11 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   const ServiceUrl& url() const { return url_; }
   // ClientOptions::memoryLimit, shared by every producer of this client.
   const std::shared_ptr<ClientSendLimits>& sendLimits() const { return sendLimits_; }
+  // What this client's consumers and producers did (ClientOptions::metricsSink is told too).
+  MetricsRegistry& metrics() { return *metrics_; }
+  const std::shared_ptr<MetricsRegistry>& metricsPtr() const { return metrics_; }
+  // Where ClientOptions::metricsListen serves; "" without an endpoint.
+  std::string metricsAddress() const { return endpoint_ ? endpoint_->address() : ""; }
   boost::asio::any_io_executor executor() { return runtime_->io.get_executor(); }
   boost::asio::io_context& io() { return runtime_->io; }
   // A blocking call of the public API on this client (refused on its I/O threads: sync_call.hpp).
@@ -84,6 +91,8 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   };
   std::shared_ptr<Runtime> runtime_;
   std::shared_ptr<ClientSendLimits> sendLimits_;
+  std::shared_ptr<MetricsRegistry> metrics_;
+  std::shared_ptr<MetricsEndpoint> endpoint_;  // null without ClientOptions::metricsListen
   std::shared_ptr<Backend> backend_;
 
   OpenHandles<Closeable> open_;

@@ -133,6 +133,7 @@ void ConsumerImpl::subscribeAll(std::vector<SubscribeSpec> specs, Callback<> don
   for (std::size_t i = 0; i < specs.size(); ++i) {
     auto slot = std::make_unique<Slot>();
     slot->topic = specs[i].topic;
+    if (spec_.durable) slot->metrics = metricsFor(slot->topic);
     slotByTopic_.emplace(slot->topic, i);
     slots_.push_back(std::move(slot));
   }
@@ -170,10 +171,40 @@ void ConsumerImpl::divert(std::size_t slot, const Message& message) {
   if (spec_.poisonSink) spec_.poisonSink->onPoison(message, shared_from_this());
 }
 
+ConsumerImpl::SlotMetrics ConsumerImpl::metricsFor(const std::string& topic) {
+  // The topic a partition belongs to, and the partition as a label of its own: the series of a
+  // partitioned topic add up to the topic's.
+  auto name = TopicName::parse(topic);
+  MetricLabels labels = {{metrics::kDestination, name.base().toString()},
+                         {metrics::kGroup, spec_.options.subscription}};
+  if (name.partition() >= 0) {
+    labels.emplace_back("messaging.destination.partition.id", std::to_string(name.partition()));
+  }
+  auto& registry = client_->metrics();
+  auto ack = labels;
+  ack.emplace_back(metrics::kOperation, "ack");
+  return {registry.counter(metrics::kConsumed, labels),
+          registry.counter(metrics::kAcknowledged, labels),
+          registry.counter(metrics::kNegativelyAcked, labels),
+          registry.histogram(metrics::kDeliveryLateness, labels),
+          registry.histogram(metrics::kOperationDuration, ack)};
+}
+
+void ConsumerImpl::recordLateness(const Slot& slot, const MessageData& data) {
+  if (!data.deliverAtMs || !slot.metrics.lateness) return;
+  auto due = std::chrono::system_clock::time_point(std::chrono::milliseconds(*data.deliverAtMs));
+  std::chrono::duration<double> late = client_->clock()->now() - due;
+  slot.metrics.lateness->record(late.count());
+}
+
 Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
   auto& slot = *slots_[item.slot];
   taken(item.slot);
   const auto& data = *item.message;
+  if (slot.metrics.consumed) {
+    slot.metrics.consumed->add();
+    recordLateness(slot, data);
+  }
   if (spec_.options.ackTimeout.count() > 0 && spec_.durable) {
     auto wait = spec_.options.ackTimeout;
     if (spec_.options.ackTimeoutRedeliveryBackoff) {
@@ -233,6 +264,18 @@ void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
   std::size_t slot = 0;
   if (auto status = settled(message, slot); !status.ok()) return done(status);
   auto backend = slots_[slot]->backend;
+  const auto& metrics = slots_[slot]->metrics;
+  if (metrics.acknowledged) {
+    done = [metrics, clock = client_->clock(), started = client_->clock()->steadyNow(),
+            done = std::move(done)](const Status& status) {
+      if (status.ok()) {
+        metrics.acknowledged->add();
+        metrics.ackDuration->record(
+            std::chrono::duration<double>(clock->steadyNow() - started).count());
+      }
+      done(status);
+    };
+  }
   backend->acknowledge(*message.impl(), [backend, data = message.impl(),
                                          done = std::move(done)](const Status& status) {
     if (status.code != errc::connection_lost) return done(status);
@@ -248,7 +291,14 @@ void ConsumerImpl::acknowledge(const Message& message,
                                Callback<> done) {
   std::size_t slot = 0;
   if (auto status = settled(message, slot); !status.ok()) return done(status);
-  slots_[slot]->backend->acknowledge(*message.impl(), transaction, std::move(done));
+  // Pending until the commit; counted once the broker took it into the transaction (an abort
+  // does not take the count back).
+  auto acknowledged = slots_[slot]->metrics.acknowledged;
+  slots_[slot]->backend->acknowledge(*message.impl(), transaction,
+                                     [acknowledged, done = std::move(done)](const Status& status) {
+                                       if (status.ok() && acknowledged) acknowledged->add();
+                                       done(status);
+                                     });
 }
 
 Status ConsumerImpl::negativeAcknowledge(const Message& message) {
@@ -261,6 +311,7 @@ Status ConsumerImpl::negativeAcknowledge(const Message& message) {
     wait = std::max<std::chrono::milliseconds>(100ms, backoff->next(message.redeliveryCount()));
   }
   negativeAcks_->add(slot, message.id(), client_->clock()->steadyNow() + wait);
+  if (const auto& counter = slots_[slot]->metrics.negativelyAcknowledged) counter->add();
   return {};
 }
 

@@ -79,9 +79,15 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   const std::shared_ptr<ClientImpl>& clientPtr() const { return client_; }
 
  private:
+  // The metric series of one topic or partition (durable consumers; readers keep none).
+  struct SlotMetrics {
+    std::shared_ptr<Counter> consumed, acknowledged, negativelyAcknowledged;
+    std::shared_ptr<Histogram> lateness, ackDuration;
+  };
   struct Slot {
     std::string topic;
     std::shared_ptr<BackendConsumer> backend;
+    SlotMetrics metrics;
     std::atomic<std::uint32_t> taken{0};     // messages handed out since the last flow
     std::optional<MessageId> lastHandedOut;  // readers' position
   };
@@ -96,6 +102,9 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   void taken(std::size_t slot);
   // A poison message that arrived: to the poison sink instead of the application.
   void divert(std::size_t slot, const Message& message);
+  SlotMetrics metricsFor(const std::string& topic);
+  // A delayed message handed out: how long after its delivery time.
+  void recordLateness(const Slot& slot, const MessageData& data);
   void redeliver(std::size_t slot, std::vector<MessageId> ids);
   // Before an acknowledgement: the message's slot, and no timer brings it back any more.
   Status settled(const Message& message, std::size_t& slot);

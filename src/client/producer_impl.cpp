@@ -8,7 +8,20 @@
 namespace reconsume::detail::client {
 
 ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options)
-    : client_(std::move(client)), options_(std::move(options)) {}
+    : client_(std::move(client)),
+      options_(std::move(options)),
+      sent_(client_->metrics().counter(metrics::kSent, {{metrics::kDestination, options_.topic}})),
+      sendDuration_(client_->metrics().histogram(
+          metrics::kOperationDuration,
+          {{metrics::kDestination, options_.topic}, {metrics::kOperation, "send"}})) {}
+
+void ProducerImpl::countFailure(const Status& status) {
+  client_->metrics()
+      .counter(metrics::kSent,
+               {{metrics::kDestination, options_.topic},
+                {metrics::kErrorType, std::string(metrics::errorType(status.code))}})
+      ->add();
+}
 
 void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOptions options,
                           Callback<std::shared_ptr<ProducerImpl>> done) {
@@ -82,6 +95,17 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
 
 void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done,
                         const std::shared_ptr<BackendTransaction>& transaction) {
+  done = [self = shared_from_this(), started = client_->clock()->steadyNow(),
+          done = std::move(done)](const Status& status, MessageId id) {
+    if (status.ok()) {
+      self->sent_->add();
+      self->sendDuration_->record(
+          std::chrono::duration<double>(self->client_->clock()->steadyNow() - started).count());
+    } else {
+      self->countFailure(status);
+    }
+    done(status, id);
+  };
   if (closed_) return done(Status(errc::closed, "producer on " + topic() + " is closed"), {});
   if (auto check = checkOutgoing(message); !check.ok()) return done(check, {});
   auto bytes = pendingBytesOf(message);

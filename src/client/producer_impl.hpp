@@ -40,6 +40,9 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   std::shared_ptr<ProducerSendLimit> limit_;                  // set once, before first use
   std::atomic<std::uint64_t> roundRobin_{0};
   std::atomic<bool> closed_{false};
+  const std::shared_ptr<Counter> sent_;  // messages stored; failures by error.type
+  const std::shared_ptr<Histogram> sendDuration_;
+  void countFailure(const Status& status);
 };
 
 }  // namespace reconsume::detail::client

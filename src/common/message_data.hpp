@@ -21,6 +21,8 @@ struct MessageData {
   std::optional<std::string> orderingKey;
   std::uint64_t publishTimeMs{0};
   std::optional<std::uint64_t> eventTimeMs;
+  // When a delayed message (deliverAt, deliverAfter) was due; its lateness is measured from it.
+  std::optional<std::uint64_t> deliverAtMs;
   std::string producerName;
   std::uint64_t sequenceId{0};
   std::optional<std::string> replicatedFrom;

@@ -93,6 +93,7 @@ Status Topic::publish(std::shared_ptr<MessageData> message, ProducerState& produ
   id = MessageId(ledger_.id(), ledger_.end(), partition_);
   message->id = id;
   message->publishTimeMs = static_cast<std::uint64_t>(publishMs);
+  if (dueMs > 0) message->deliverAtMs = static_cast<std::uint64_t>(dueMs);
   message->sequenceId = producer.nextSequenceId++;
   ledger_.append({std::move(message), dueMs});
   for (auto& [name, subscription] : subscriptions_) subscription->dispatch();

@@ -27,6 +27,9 @@ MessageData entryData(const proto::CommandMessage& command, const proto::Message
   data.producerName = meta.producer_name();
   data.sequenceId = meta.sequence_id();
   if (meta.has_replicated_from()) data.replicatedFrom = meta.replicated_from();
+  if (meta.has_deliver_at_time() && meta.deliver_at_time() > 0) {
+    data.deliverAtMs = static_cast<std::uint64_t>(meta.deliver_at_time());
+  }
   data.redeliveryCount = static_cast<int>(command.redelivery_count());
   return data;
 }

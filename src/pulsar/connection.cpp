@@ -37,6 +37,10 @@ Connection::Connection(asio::any_io_executor executor, BrokerAddress address,
     : address_(std::move(address)),
       options_(std::move(options)),
       strand_(asio::make_strand(executor)),
+      reconnects_(options_->metrics
+                      ? options_->metrics->counter(metrics::kReconnects,
+                                                   {{metrics::kServer, address_.key()}})
+                      : nullptr),
       backoff_(options_->backoff),
       wake_(strand_),
       sleepTimer_(strand_, options_->clock),
@@ -147,6 +151,8 @@ asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) 
         session->protocolVersion = step.connected->protocolVersion;
         maxMessageSize_ = step.connected->maxMessageSize;
         session->decoder.setMaxMessageSize(step.connected->maxMessageSize);
+        if (everConnected_ && reconnects_) reconnects_->add();
+        everConnected_ = true;
         options_->log.debug("connected to " + describe() + " (broker " +
                             step.connected->serverVersion + ", protocol " +
                             std::to_string(step.connected->protocolVersion) + ")");

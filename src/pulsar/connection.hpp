@@ -41,6 +41,7 @@
 #include <string>
 
 #include "common/log.hpp"
+#include "common/metrics_registry.hpp"
 #include "common/steady_clock.hpp"
 #include "protocol/corrupt_entry.hpp"
 #include "protocol/frame.hpp"
@@ -62,6 +63,7 @@ struct ConnectionOptions {
   Log log;
   // Timeouts, keep-alives and backoffs run on it (tests: a ManualSteadyClock).
   std::shared_ptr<SteadyClock> clock = SteadyClock::real();
+  std::shared_ptr<MetricsRegistry> metrics;  // null: none kept (reconnects)
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
@@ -162,7 +164,11 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::atomic<std::uint32_t> maxMessageSize_{protocol::kDefaultMaxMessageSize};
   std::atomic<bool> usable_{true};
 
+  // Sessions after the first count as reconnects (null without metrics).
+  const std::shared_ptr<Counter> reconnects_;
+
   // Strand state.
+  bool everConnected_ = false;
   bool running_ = false;
   bool closed_ = false;
   Backoff backoff_;

@@ -95,7 +95,8 @@ Credentials credentialsFrom(const ClientOptions& options) {
 
 std::shared_ptr<client::Backend> connectPulsar(const ServiceUrl& url, const ClientOptions& options,
                                                boost::asio::io_context& io, Log log,
-                                               std::shared_ptr<SteadyClock> clock) {
+                                               std::shared_ptr<SteadyClock> clock,
+                                               std::shared_ptr<MetricsRegistry> metrics) {
   bool tls = url.kind == ServiceUrl::Kind::pulsarTls;
   auto connectionOptions = std::make_shared<ConnectionOptions>();
   if (tls) connectionOptions->tls = makeTlsClientContext(options.tls);
@@ -106,6 +107,7 @@ std::shared_ptr<client::Backend> connectPulsar(const ServiceUrl& url, const Clie
   connectionOptions->keepAliveInterval = options.keepAliveInterval;
   connectionOptions->log = log;
   if (clock) connectionOptions->clock = std::move(clock);
+  connectionOptions->metrics = std::move(metrics);
 
   std::vector<BrokerAddress> services;
   for (const auto& host : url.hosts) {

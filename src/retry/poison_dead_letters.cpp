@@ -1,6 +1,7 @@
 #include "retry/poison_dead_letters.hpp"
 
 #include "client/consumer_impl.hpp"
+#include "retry/move_metrics.hpp"
 #include "retry/property_keys.hpp"
 #include "retry/republish.hpp"
 #include "retry/retry_properties.hpp"
@@ -36,18 +37,23 @@ void PoisonDeadLetters::onPoison(const Message& message,
                                   "); it is redelivered and tried again");
     consumer->negativeAcknowledge(message);
   };
-  deadLetters_->get([consumer, message, outgoing = std::move(outgoing), failed](
+  deadLetters_->get([consumer, message, outgoing = std::move(outgoing), failed, route](
                         const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
     if (!status.ok()) return failed(status);
-    producer->send(outgoing, [consumer, message, failed](const Status& sent, const MessageId&) {
-      if (!sent.ok()) return failed(sent);
-      consumer->acknowledge(message, [consumer, message](const Status& acked) {
-        if (acked.ok()) return;
-        consumer->client().log().warn(
-            "poison message " + message.id().toString() +
-            " is dead-lettered but its acknowledgement failed: " + acked.message);
-      });
-    });
+    producer->send(
+        outgoing, [consumer, message, failed, route](const Status& sent, const MessageId&) {
+          if (!sent.ok()) return failed(sent);
+          consumer->acknowledge(message, [consumer, message, route](const Status& acked) {
+            if (acked.ok()) {
+              MoveMetrics(consumer->client().metricsPtr(), consumer->options().subscription)
+                  .counted(route);
+              return;
+            }
+            consumer->client().log().warn(
+                "poison message " + message.id().toString() +
+                " is dead-lettered but its acknowledgement failed: " + acked.message);
+          });
+        });
   });
 }
 

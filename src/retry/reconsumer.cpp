@@ -67,7 +67,9 @@ Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer,
       topics_(std::move(topics)),
       givenTopics_(options.topics),
       deadLetterProducer_(deadLetters),
-      routes_(options, consumer_->clientPtr(), std::move(deadLetters)) {
+      routes_(options, consumer_->clientPtr(), std::move(deadLetters)),
+      moveMetrics_(
+          std::make_shared<MoveMetrics>(consumer_->client().metricsPtr(), options.subscription)) {
   if (routes_.hasAnyPolicy()) {
     ProducerOptions retry;
     retry.topic = topics_.retryTopic;
@@ -115,6 +117,11 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
+  done = [metrics = moveMetrics_, route, clock = client.clock(),
+          started = client.clock()->steadyNow(), done = std::move(done)](const Status& status) {
+    if (status.ok()) metrics->moved(route, clock->steadyNow() - started);
+    done(status);
+  };
   auto producer =
       route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;
   if (transactional_) return moveInTransaction(message, std::move(outgoing), producer, done);

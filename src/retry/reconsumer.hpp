@@ -23,6 +23,7 @@
 #include "client/consumer_impl.hpp"
 #include "retry/category_routes.hpp"
 #include "retry/lazy_producer.hpp"
+#include "retry/move_metrics.hpp"
 #include "retry/retry_topics.hpp"
 #include "retry/routing.hpp"
 
@@ -70,6 +71,7 @@ class Reconsumer {
   std::shared_ptr<LazyProducer> retryProducer_;  // null without any retry policy
   std::shared_ptr<LazyProducer> deadLetterProducer_;
   CategoryRoutes routes_;
+  std::shared_ptr<MoveMetrics> moveMetrics_;
 };
 
 }  // namespace reconsume::detail::retry

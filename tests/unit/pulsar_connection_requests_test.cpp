@@ -216,7 +216,9 @@ TEST(PulsarConnection, ADroppedSessionEndsOnceAndANewOneFollows) {
                        peer.waitForClose();
                      }});
   IoThread io;
-  auto connection = Connection::create(io.executor(), addressOf(broker), options());
+  auto connectionOptions = options();
+  connectionOptions->metrics = std::make_shared<MetricsRegistry>();
+  auto connection = Connection::create(io.executor(), addressOf(broker), connectionOptions);
   auto listener = std::make_shared<RecordingListener>();
   connection->attach(Connection::Kind::producer, 3, listener);
   Responses responses;
@@ -241,6 +243,10 @@ TEST(PulsarConnection, ADroppedSessionEndsOnceAndANewOneFollows) {
   ASSERT_TRUE(second.status.ok()) << second.status.message;
   EXPECT_EQ(second.session, first.session + 1);
   EXPECT_EQ(listener->lost.size(), 1u);
+  EXPECT_EQ(connectionOptions->metrics->snapshot().counter(
+                "reconsume.client.reconnects", {{"server.address", addressOf(broker).key()}}),
+            1u)
+      << "the second session is a reconnect, the first is not";
   connection->close();
 }
 

@@ -1,0 +1,40 @@
+// What `reconsume perf` reports: per phase the rate, the CPU it cost, the peak resident set, the
+// failures and latency percentiles (p50, p99, p99.9) read from the client's own histograms
+// (metrics.hpp) — as a table for people or as one JSON object (--json).
+//
+// Thread safety: plain values and pure functions.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "reconsume/metrics.hpp"
+
+namespace reconsume::tools {
+
+struct PerfPhase {
+  std::string name;
+  int messages = 0;
+  double seconds = 0;
+  double cpuSeconds = 0;
+  long peakRssKiB = 0;
+  int failures = 0;
+  std::string latencyOf;  // what the latency measures: "send", "acknowledge", "reconsumeLater"
+  HistogramData latency;  // seconds
+};
+
+struct PerfRun {
+  std::string url;
+  int messages = 0, size = 0, window = 0, ioThreads = 0;
+  bool transactional = false;
+  std::vector<PerfPhase> phases;
+};
+
+// Two tables within 80 columns: rates and costs, then latencies in milliseconds.
+std::string perfTable(const PerfRun& run);
+// {"url": …, "messages": …, "phases": [{"name", "messagesPerSecond", "wallSeconds",
+// "cpuSeconds", "cpuMicrosPerMessage", "peakRssBytes", "failed", "latency": {"of", "count",
+// "p50", "p99", "p999"} (seconds)}]}
+std::string perfJson(const PerfRun& run);
+
+}  // namespace reconsume::tools
