@@ -2,7 +2,8 @@
 # Installs what reconsume needs to build and test, from Debian's packages, and only what is missing.
 # Usage: scripts/install-deps.sh [--test]   (--test adds what the test command needs: clang for the
 # fuzzer, Maven and a JDK for the Pulsar standalone and the Java interop tests, curl, openssl, jq
-# for the tests of the JSON output, python3-prometheus-client to parse the metrics endpoint).
+# for the tests of the JSON output, python3-prometheus-client to parse the metrics endpoint,
+# Chromium, ChromeDriver and Selenium for the dead-letter console in a real browser).
 # help2man builds the man page.
 set -euo pipefail
 
@@ -15,7 +16,7 @@ packages=(
 )
 if [[ "${1:-}" == "--test" ]]; then
   packages+=(clang clang-format libclang-rt-14-dev maven default-jdk-headless curl openssl procps python3
-    jq python3-prometheus-client)
+    jq python3-prometheus-client chromium chromium-driver python3-selenium)
 fi
 
 missing=()

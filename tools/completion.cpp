@@ -39,7 +39,8 @@ std::vector<Level> levelsOf(const CLI::App& app) {
 
 // Options whose value is a file name, and options with a fixed set of values.
 const std::vector<std::string> kFileOptions = {
-    "--token-file", "--tls-ca", "--tls-cert", "--tls-key", "--client-conf", "--output", "-o"};
+    "--token-file",  "--tls-ca", "--tls-cert", "--tls-key",
+    "--client-conf", "--output", "-o",         "--console-token-file"};
 const std::map<std::string, std::string> kValueOptions = {
     {"--cause", "exhausted explicit redelivered expired unknown"},
     {"--log-level", "debug info warn error"},

@@ -23,17 +23,6 @@ std::string trimmed(std::string text) {
   return text.substr(start);
 }
 
-// `what` names the setting in the error: "--token-file '/x'", "PULSAR_AUTH_TOKEN_FILE '/x'".
-std::string readTokenFile(const std::string& path, const std::string& what) {
-  std::ifstream file(path);
-  std::stringstream content;
-  content << file.rdbuf();
-  if (!file) throw Error(errc::invalid_argument, what + " '" + path + "' cannot be read");
-  std::string token = trimmed(content.str());
-  if (token.empty()) throw Error(errc::invalid_argument, what + " '" + path + "' is empty");
-  return token;
-}
-
 [[noreturn]] void badConf(const ClientConf& conf, const std::string& key, const std::string& why) {
   throw Error(errc::invalid_argument,
               key + " '" + conf.get(key) + "' in " + conf.path + ": " + why);
@@ -123,6 +112,17 @@ LogLevel logLevelFor(const ConnectionFlags& flags) {
 }
 
 }  // namespace
+
+// `what` names the setting in the error: "--token-file '/x'", "PULSAR_AUTH_TOKEN_FILE '/x'".
+std::string readTokenFile(const std::string& path, const std::string& what) {
+  std::ifstream file(path);
+  std::stringstream content;
+  content << file.rdbuf();
+  if (!file) throw Error(errc::invalid_argument, what + " '" + path + "' cannot be read");
+  std::string token = trimmed(content.str());
+  if (token.empty()) throw Error(errc::invalid_argument, what + " '" + path + "' is empty");
+  return token;
+}
 
 void addConnectionFlags(CLI::App& command, ConnectionFlags& flags, const std::string& defaultUrl,
                         bool withAdminUrl) {

@@ -66,6 +66,10 @@ ConnectionSettings resolveConnection(const ConnectionFlags& flags, const Environ
 // the URL came from ("--url", "PULSAR_SERVICE_URL", ...).
 std::string adminUrlFor(const std::string& serviceUrl, const std::string& source = "--url");
 
+// The token in the file at `path`, trimmed. Throws Error(invalid_argument) "<what> '<path>' cannot
+// be read" (or "is empty"); `what` names the setting ("--token-file", "PULSAR_AUTH_TOKEN_FILE").
+std::string readTokenFile(const std::string& path, const std::string& what);
+
 // The client's options for these settings: token, TLS, and a logger writing to stderr at the
 // chosen level ("reconsume <level>: <message>", with the time).
 ClientOptions clientOptionsFor(const ConnectionSettings& settings);

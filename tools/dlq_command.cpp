@@ -16,6 +16,7 @@ struct VerbState {
   std::string output;
   ReplayText replay;
   PurgeText purge;
+  ServeText serve;
 };
 
 CLI::App* verb(CLI::App& dlq, const char* name, const char* description, VerbState& state,
@@ -26,6 +27,27 @@ CLI::App* verb(CLI::App& dlq, const char* name, const char* description, VerbSta
     addFilterOptions(*command, state.options.filter);
   }
   return command;
+}
+
+void addServeVerb(CLI::App& dlq, const std::shared_ptr<VerbState>& state, int& exitCode,
+                  std::ostream& out, std::ostream& err) {
+  auto* serve = verb(dlq, "serve",
+                     "A dead-letter console in the browser: overview, filtered list, one dead "
+                     "letter in full, replay and purge of a selection",
+                     *state, false);
+  serve
+      ->add_option("--listen", state->serve.listen,
+                   "Address to serve on; anything but loopback needs --console-token")
+      ->capture_default_str();
+  serve->add_option("--console-token", state->serve.token,
+                    "A token every request must carry (open /?token=<token> once)");
+  serve->add_option("--console-token-file", state->serve.tokenFile,
+                    "File holding the console token");
+  serve->add_flag("--read-only", state->serve.readOnly, "No replay or purge");
+  addConnectionOptions(*serve, state->options);
+  serve->callback([state, &exitCode, &out, &err] {
+    exitCode = runServe(state->options, state->serve, out, err);
+  });
 }
 
 }  // namespace
@@ -89,6 +111,7 @@ void addDlqCommand(CLI::App& app, int& exitCode, std::ostream& out, std::ostream
   purge->callback([state, &exitCode, &out, &err] {
     exitCode = runPurge(state->options, state->purge, out, err);
   });
+  addServeVerb(*dlq, state, exitCode, out, err);
 }
 
 void addDlqCommand(CLI::App& app, int& exitCode) {

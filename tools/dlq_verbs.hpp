@@ -21,6 +21,11 @@ struct PurgeText {
   bool dryRun = false;
   bool all = false;  // required when no filter is given
 };
+struct ServeText {
+  std::string listen = "127.0.0.1:8088";
+  std::string token, tokenFile;  // --console-token, --console-token-file
+  bool readOnly = false;
+};
 
 int runList(const DlqOptions& options, std::ostream& out, std::ostream& err);
 int runShow(const DlqOptions& options, const std::string& id, std::ostream& out, std::ostream& err);
@@ -30,6 +35,10 @@ int runExport(const DlqOptions& options, const std::string& outputFile, std::ost
 int runReplay(const DlqOptions& options, const ReplayText& replay, std::ostream& out,
               std::ostream& err);
 int runPurge(const DlqOptions& options, const PurgeText& purge, std::ostream& out,
+             std::ostream& err);
+// The dead-letter console (console/): serves until SIGINT or SIGTERM, or until `stop` is set
+// (tests), printing its URL on `out` first.
+int runServe(const DlqOptions& options, const ServeText& serve, std::ostream& out,
              std::ostream& err);
 
 // Runs `body(queue, clock)` on the queue `options` name (`clock`: the client's, for ages), after

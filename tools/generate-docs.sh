@@ -21,7 +21,7 @@ commands="$out/commands.h2m"
   echo
   echo "[COMMANDS]"
   for command in demo perf "dlq list" "dlq show" "dlq stats" "dlq export" "dlq replay" \
-    "dlq purge" completion; do
+    "dlq purge" "dlq serve" completion; do
     echo ".SS \"reconsume $command\""
     echo ".nf"
     # shellcheck disable=SC2086  # the command's words

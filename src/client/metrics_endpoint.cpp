@@ -12,9 +12,9 @@
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
-#include <charconv>
 #include <chrono>
 
+#include "common/listen_address.hpp"
 #include "reconsume/error.hpp"
 
 namespace reconsume::detail::client {
@@ -28,34 +28,15 @@ namespace {
 
 constexpr auto tuple = asio::as_tuple(asio::use_awaitable);
 
-[[noreturn]] void badListen(std::string_view listen, const std::string& why) {
-  throw Error(errc::invalid_argument,
-              "ClientOptions::metricsListen '" + std::string(listen) + "' is invalid: " + why);
-}
-
 tcp::endpoint parseListen(std::string_view listen, bool allowRemote) {
-  auto colon = listen.rfind(':');
-  if (colon == std::string_view::npos) badListen(listen, "expected host:port, e.g. 127.0.0.1:9464");
-  std::string host(listen.substr(0, colon));
-  auto portText = listen.substr(colon + 1);
-  unsigned port = 0;
-  auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
-  if (ec != std::errc() || end != portText.data() + portText.size() || port > 65535) {
-    badListen(listen, "the port is not a number from 0 to 65535");
+  auto endpoint = parseListenAddress(listen, "ClientOptions::metricsListen");
+  if (!endpoint.address().is_loopback() && !allowRemote) {
+    throw Error(errc::invalid_argument,
+                "ClientOptions::metricsListen '" + std::string(listen) +
+                    "' is invalid: it is not a loopback address; set "
+                    "ClientOptions::metricsAllowRemote to serve metrics to other machines");
   }
-  if (host.size() >= 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  if (host.empty() || host == "localhost") host = "127.0.0.1";
-  boost::system::error_code parsed;
-  auto address = asio::ip::make_address(host, parsed);
-  if (parsed) badListen(listen, "the host is not an IP address (or localhost)");
-  if (!address.is_loopback() && !allowRemote) {
-    badListen(listen,
-              "it is not a loopback address; set ClientOptions::metricsAllowRemote to serve "
-              "metrics to other machines");
-  }
-  return {address, static_cast<unsigned short>(port)};
+  return endpoint;
 }
 
 class Server final : public MetricsEndpoint, public std::enable_shared_from_this<Server> {
@@ -64,19 +45,8 @@ class Server final : public MetricsEndpoint, public std::enable_shared_from_this
       : strand_(asio::make_strand(io)), acceptor_(strand_), render_(std::move(render)) {}
 
   void listen(const tcp::endpoint& endpoint, std::string_view listenText) {
-    boost::system::error_code ec;
-    acceptor_.open(endpoint.protocol(), ec);
-    if (!ec) acceptor_.set_option(tcp::acceptor::reuse_address(true), ec);
-    if (!ec) acceptor_.bind(endpoint, ec);
-    if (!ec) acceptor_.listen(asio::socket_base::max_listen_connections, ec);
-    if (ec) {
-      throw Error(errc::unavailable, "ClientOptions::metricsListen '" + std::string(listenText) +
-                                         "': cannot listen: " + ec.message());
-    }
-    auto bound = acceptor_.local_endpoint();
-    address_ = (bound.address().is_v6() ? "[" + bound.address().to_string() + "]"
-                                        : bound.address().to_string()) +
-               ":" + std::to_string(bound.port());
+    listenOn(acceptor_, endpoint, listenText, "ClientOptions::metricsListen");
+    address_ = hostPortOf(acceptor_.local_endpoint());
   }
 
   void run() {
