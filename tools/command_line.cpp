@@ -1,5 +1,6 @@
 // What every command shares at the top: errors turned into messages and exit codes, and unknown
 // command names caught before CLI11 reports them vaguely ("A subcommand is required").
+#include <boost/json.hpp>
 #include <cstdio>
 
 #include "commands.hpp"
@@ -7,13 +8,22 @@
 
 namespace reconsume::tools {
 
-int runReporting(const std::function<int()>& body) {
+int runReporting(const std::function<int()>& body, bool json) {
   try {
     return body();
   } catch (const Error& e) {
-    std::fprintf(stderr, "%s %s\n", red("error:", Stream::err).c_str(), e.what());
+    if (json) {
+      std::fprintf(stderr, "%s\n", errorJson(e.what(), e.code(), exitCodeFor(e)).c_str());
+    } else {
+      std::fprintf(stderr, "%s %s\n", red("error:", Stream::err).c_str(), e.what());
+    }
     return exitCodeFor(e);
   }
+}
+
+std::string errorJson(const std::string& message, const std::error_code& code, int exitCode) {
+  return boost::json::serialize(
+      boost::json::object{{"error", message}, {"code", code.message()}, {"exitCode", exitCode}});
 }
 
 std::string unknownCommand(const CLI::App& app, const std::vector<std::string>& args) {

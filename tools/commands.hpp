@@ -13,9 +13,13 @@
 
 namespace reconsume::tools {
 
-// Runs `body` and returns its exit code; an Error it throws is printed to stderr ("error: ...")
-// and gives exitCodeFor(error).
-int runReporting(const std::function<int()>& body);
+// Runs `body` and returns its exit code; an Error it throws is printed to stderr ("error: ...", or
+// errorJson's line when `json`) and gives exitCodeFor(error).
+int runReporting(const std::function<int()>& body, bool json = false);
+
+// An error as one JSON object, for --json: {"error": <message>, "code": <errc text>,
+// "exitCode": <code>}.
+std::string errorJson(const std::string& message, const std::error_code& code, int exitCode);
 
 // main's check before parsing: the first word that is not an option must name a command of
 // `app`, and for a command with verbs of its own (dlq) the next one a verb. The message naming

@@ -262,6 +262,10 @@ ClientOptions clientOptionsFor(const ConnectionSettings& settings) {
   return options;
 }
 
+void quietenForJson(const ConnectionFlags& flags, ConnectionSettings& settings) {
+  if (flags.logLevel.empty() && !flags.verbose) settings.logLevel = LogLevel::error;
+}
+
 void printWarnings(const ConnectionSettings& settings, std::ostream& err) {
   for (const auto& warning : settings.warnings) {
     err << yellow("warning:", Stream::err) << " " << warning << "\n";

@@ -70,6 +70,9 @@ std::string adminUrlFor(const std::string& serviceUrl, const std::string& source
 // be read" (or "is empty"); `what` names the setting ("--token-file", "PULSAR_AUTH_TOKEN_FILE").
 std::string readTokenFile(const std::string& path, const std::string& what);
 
+// For --json: only the library's errors are logged, unless -v or --log-level said otherwise.
+void quietenForJson(const ConnectionFlags& flags, ConnectionSettings& settings);
+
 // The client's options for these settings: token, TLS, and a logger writing to stderr at the
 // chosen level ("reconsume <level>: <message>", with the time).
 ClientOptions clientOptionsFor(const ConnectionSettings& settings);

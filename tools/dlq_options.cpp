@@ -113,6 +113,7 @@ Connection connect(const DlqOptions& options, std::ostream& err, const Environme
   auto timeout = durationOption("--timeout", options.timeout);
   if (timeout && timeout->count() == 0) bad("--timeout", options.timeout, "it must be more than 0");
   printWarnings(settings, err);
+  if (options.json || options.jsonl) quietenForJson(options.connection, settings);
 
   ClientOptions clientOptions = clientOptionsFor(settings);
   if (timeout) boundClientBy(clientOptions, *timeout);

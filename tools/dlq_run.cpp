@@ -1,6 +1,5 @@
 // What every `reconsume dlq` verb shares: connecting, warnings, errors and exit codes.
-#include <boost/json.hpp>
-
+#include "commands.hpp"
 #include "dlq_verbs.hpp"
 #include "terminal.hpp"
 
@@ -16,8 +15,7 @@ int report(std::ostream& err, const DlqOptions& options, const Error& e) {
   if (!topic.empty() && what.find(topic) == std::string::npos) what = topic + ": " + what;
   int code = exitCodeFor(e, /*notFoundIsBadInput=*/true);
   if (options.json || options.jsonl) {
-    boost::json::object error{{"error", what}, {"code", e.code().message()}, {"exitCode", code}};
-    err << boost::json::serialize(error) << "\n";
+    err << errorJson(what, e.code(), code) << "\n";
   } else {
     err << red("error:", Stream::err) << " " << what << "\n";
   }

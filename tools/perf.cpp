@@ -159,6 +159,8 @@ int runPerf(const PerfOptions& options) {
   auto settings = resolveConnection(options.connection, processEnvironment(), "embedded://perf",
                                     /*urlFromEnvironment=*/false, /*withAdminUrl=*/false);
   printWarnings(settings, std::cerr);
+  // Machine output: the library's warnings would be noise on stderr; -v or --log-level still ask.
+  if (options.json) quietenForJson(options.connection, settings);
   ClientOptions clientOptions = clientOptionsFor(settings);
   clientOptions.ioThreads = options.ioThreads;
   boundClientBy(clientOptions, timeout);
@@ -264,8 +266,9 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
                    "(e.g. 10s; a bare number is seconds)")
       ->capture_default_str();
   perf->footer(kExitCodesFooter);
-  perf->callback(
-      [options, &exitCode] { exitCode = runReporting([&] { return runPerf(*options); }); });
+  perf->callback([options, &exitCode] {
+    exitCode = runReporting([&] { return runPerf(*options); }, options->json);
+  });
 }
 
 }  // namespace reconsume::tools

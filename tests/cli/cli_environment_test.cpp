@@ -139,6 +139,26 @@ TEST(CliEnvironment, EveryHelpFitsEightyColumns) {
   }
 }
 
+TEST(CliEnvironment, PerfJsonIsOneDocumentAndSoIsItsError) {
+  auto run = runCli({"perf", "--json", "-n", "200"});
+  ASSERT_EQ(run.code, 0) << run.err;
+  auto json = scratch("perf.json", run.out);
+  EXPECT_EQ(std::system(("/usr/bin/python3 -m json.tool " + json + " > /dev/null").c_str()), 0)
+      << run.out;
+  EXPECT_EQ(std::system(("jq -e '.phases | length == 3' " + json + " > /dev/null").c_str()), 0)
+      << run.out;
+  std::remove(json.c_str());
+  RefusingPort broker;
+  auto failed =
+      runCli({"perf", "--json", "--url", "pulsar://" + broker.hostPort(), "--timeout", "1s"});
+  EXPECT_EQ(failed.code, 1);
+  EXPECT_EQ(failed.out, "");
+  EXPECT_EQ(failed.err.rfind("{\"error\":", 0), 0u)
+      << "nothing but the JSON error (the library's warnings are quiet under --json):\n"
+      << failed.err;
+  EXPECT_TRUE(mentions(failed.err, "\"exitCode\":1")) << failed.err;
+}
+
 // What the completion script offers for `words` (the last one being completed), in bash.
 std::string complete(const std::string& script, const std::vector<std::string>& words) {
   std::string array;
