@@ -90,8 +90,11 @@ Status ProducerSendLimit::waitForRoom(std::size_t bytes, std::unique_lock<std::m
   auto strand = boost::asio::make_strand(client_->io_);
   auto timer = std::make_shared<Timer>(strand, client_->clock_);
   timer->expiresAfter(settings_.maxWait);
-  // The handler runs later on the strand, never inside asyncWait: no deadlock on the mutex.
-  timer->asyncWait([timer, client = client_, expired](boost::system::error_code ec) {
+  // The handler runs later on the strand, never inside asyncWait: no deadlock on the mutex. It
+  // does not hold the timer: with a manual clock the pending wait holds the handler, and a
+  // handler holding the timer would keep both alive for ever when the context stops before the
+  // cancel posted below runs. The posted cancel keeps the timer until then.
+  timer->asyncWait([client = client_, expired](boost::system::error_code ec) {
     if (ec) return;
     {
       std::lock_guard guard(client->mutex_);
