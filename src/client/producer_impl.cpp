@@ -15,14 +15,6 @@ ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions o
           metrics::kOperationDuration,
           {{metrics::kDestination, options_.topic}, {metrics::kOperation, "send"}})) {}
 
-void ProducerImpl::countFailure(const Status& status) {
-  client_->metrics()
-      .counter(metrics::kSent,
-               {{metrics::kDestination, options_.topic},
-                {metrics::kErrorType, std::string(metrics::errorType(status.code))}})
-      ->add();
-}
-
 void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOptions options,
                           Callback<std::shared_ptr<ProducerImpl>> done) {
   try {
@@ -95,14 +87,20 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
 
 void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done,
                         const std::shared_ptr<BackendTransaction>& transaction) {
-  done = [self = shared_from_this(), started = client_->clock()->steadyNow(),
+  // Counted as it completes. Holds the series, not the producer: a send waiting for its receipt
+  // must not keep the producer alive.
+  done = [sent = sent_, duration = sendDuration_, registry = client_->metricsPtr(),
+          clock = client_->clock(), topic = options_.topic, started = client_->clock()->steadyNow(),
           done = std::move(done)](const Status& status, MessageId id) {
     if (status.ok()) {
-      self->sent_->add();
-      self->sendDuration_->record(
-          std::chrono::duration<double>(self->client_->clock()->steadyNow() - started).count());
+      sent->add();
+      duration->record(std::chrono::duration<double>(clock->steadyNow() - started).count());
     } else {
-      self->countFailure(status);
+      registry
+          ->counter(metrics::kSent,
+                    {{metrics::kDestination, topic},
+                     {metrics::kErrorType, std::string(metrics::errorType(status.code))}})
+          ->add();
     }
     done(status, id);
   };

@@ -42,7 +42,6 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   std::atomic<bool> closed_{false};
   const std::shared_ptr<Counter> sent_;  // messages stored; failures by error.type
   const std::shared_ptr<Histogram> sendDuration_;
-  void countFailure(const Status& status);
 };
 
 }  // namespace reconsume::detail::client

@@ -110,6 +110,15 @@ def wait_for(driver, predicate, what):
              f"total: {text_of(driver, 'total')!r})")
 
 
+def generation(driver):
+    return int(driver.find_element(By.TAG_NAME, "body").get_attribute("data-generation") or 0)
+
+
+def wait_refreshed(driver, before, what):
+    """Waits until the page finished a refresh after `before` (its counts and list both)."""
+    wait_for(driver, lambda d: generation(d) > before, what)
+
+
 def chart_counts(driver, chart_id):
     counts = {}
     for row in driver.find_elements(By.CSS_SELECTOR, f"#{chart_id} .bar-row"):
@@ -159,9 +168,10 @@ def main():
 
             print("Filter by cause")
             Select(driver.find_element(By.ID, "filter-cause")).select_by_visible_text("explicit")
+            before = generation(driver)
             driver.find_element(By.ID, "apply").click()
-            wait_for(driver, lambda d: text_of(d, "total") == str(len(explicit)),
-                     "the total follows the filter")
+            wait_refreshed(driver, before, "the filtered page is shown")
+            check(text_of(driver, "total") == str(len(explicit)), "the total follows the filter")
             rows = driver.find_elements(By.CSS_SELECTOR, "#rows tr")
             check(len(rows) == min(len(explicit), 50), f"{len(rows)} rows, all explicit")
             check(all("explicit" in row.text for row in rows), "every row says explicit")
@@ -199,9 +209,10 @@ def main():
             check("Replay 2 dead letters" in text_of(driver, "confirm-text"),
                   "the confirmation says how many: " + text_of(driver, "confirm-text"))
             shot(driver, "04-confirm.png")
+            before = generation(driver)
             driver.find_element(By.ID, "confirm-yes").click()
-            wait_for(driver, lambda d: text_of(d, "total") == str(len(explicit) - 2),
-                     "the total drops by two")
+            wait_refreshed(driver, before, "the page is shown again after the replay")
+            check(text_of(driver, "total") == str(len(explicit) - 2), "the total drops by two")
             check("Replayed 2 of 2" in text_of(driver, "banner"), "the page says what was done")
             shot(driver, "05-replayed.png")
             remaining = dead_letters(args.cli, url, dlq, "--cause", "explicit")

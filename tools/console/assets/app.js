@@ -117,12 +117,16 @@ async function loadList() {
   updateSelection();
 }
 
+// Each finished refresh counts up body[data-generation]: a test (or a person) waiting for a
+// change knows when both the counts and the list show it.
+let generation = 0;
 async function refresh() {
   try {
     await Promise.all([loadStats(), loadList()]);
   } catch (e) {
     showBanner(e.message);
   }
+  document.body.dataset.generation = String(++generation);
 }
 
 function bytesOf(payload, encoding) {
