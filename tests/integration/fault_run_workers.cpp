@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "common/metrics_registry.hpp"
 #include "integration/fault_run_fate.hpp"
 
 namespace reconsume::integration::faultrun {
@@ -12,42 +13,6 @@ namespace {
 using namespace std::chrono_literals;
 
 constexpr int kPrintedFailures = 10;  // the first failures are printed in full
-
-const char* errcText(errc code) {
-  switch (code) {
-    case errc::invalid_argument:
-      return "invalid_argument";
-    case errc::timeout:
-      return "timeout";
-    case errc::connection_lost:
-      return "connection_lost";
-    case errc::broker_error:
-      return "broker_error";
-    case errc::authentication:
-      return "authentication";
-    case errc::not_found:
-      return "not_found";
-    case errc::closed:
-      return "closed";
-    case errc::too_large:
-      return "too_large";
-    case errc::protocol_error:
-      return "protocol_error";
-    case errc::producer_busy:
-      return "producer_busy";
-    case errc::unsupported:
-      return "unsupported";
-    case errc::unavailable:
-      return "unavailable";
-    case errc::transaction_conflict:
-      return "transaction_conflict";
-    case errc::transaction_not_found:
-      return "transaction_not_found";
-    case errc::acknowledgement_unconfirmed:
-      return "acknowledgement_unconfirmed";
-  }
-  return "unknown";
-}
 
 // Runs one call; a failure is counted and reported as false.
 bool attempt(FailedCalls& failures, const std::string& operation, const std::function<void()>& f) {
@@ -78,7 +43,7 @@ OutgoingMessage output(int n, int times) {
 
 std::string errcName(const std::error_code& code, const std::string& what) {
   if (code.category() != category()) return code.message();
-  std::string name = errcText(static_cast<errc>(code.value()));
+  std::string name(detail::metrics::errorType(code));
   // A commit whose answer was lost: committed, or aborted by the timeout.
   bool unknown =
       what.find("outcome") != std::string::npos && what.find("unknown") != std::string::npos;
