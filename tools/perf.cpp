@@ -8,6 +8,10 @@
 //                   hour, so nothing comes back while it runs. --transactional: in the
 //                   transactional mode (one transaction per message, SPEC.md section 1).
 //
+// --batching on (the default, as for any producer) batches the publishes and the retry copies
+// (ProducerOptions::batching, ConsumerOptions::retryBatchingWindow); off writes one entry per
+// message, as the Java client does for retries.
+//
 // For each phase: messages per second (wall clock), the process's CPU time (getrusage: user +
 // system, every thread — the client's I/O threads included) and its peak resident set size at
 // the end of the phase (ru_maxrss, a high-water mark).
@@ -41,6 +45,7 @@ struct PerfOptions {
   int window = 1000;
   int ioThreads = 1;
   bool transactional = false;
+  bool batching = true;
   bool json = false;
   std::string timeout = "30s";  // connecting, and a wait for the next message
 };
@@ -167,10 +172,10 @@ int runPerf(const PerfOptions& options) {
   auto client = Client::connect(settings.url, clientOptions);
   const std::string payload(static_cast<std::size_t>(options.size), 'x');
   if (!options.json) {
-    std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s)\n",
+    std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s, batching %s)\n",
                 bold("reconsume perf:").c_str(), options.messages, options.size,
                 settings.url.c_str(), options.window, options.ioThreads,
-                options.ioThreads == 1 ? "" : "s");
+                options.ioThreads == 1 ? "" : "s", options.batching ? "on" : "off");
   }
   std::vector<PerfPhase> phases;
   const char* operationDuration = "messaging.client.operation.duration";
@@ -184,6 +189,7 @@ int runPerf(const PerfOptions& options) {
     ProducerOptions producerOptions;
     producerOptions.topic = topic;
     producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
+    producerOptions.batching.enabled = options.batching;
     auto producer = client.createProducer(producerOptions);
     MetricLabels sends = {{"messaging.operation.name", "send"},
                           {"messaging.destination.name", topic}};
@@ -209,10 +215,12 @@ int runPerf(const PerfOptions& options) {
     consumerOptions.initialPosition = InitialPosition::earliest;
     consumerOptions.retry = RetryPolicy::levels(DelayLevels::parse("1h"));
     consumerOptions.transactionalRetry = options.transactional;
+    if (!options.batching) consumerOptions.retryBatchingWindow = 0ms;
     auto consumer = client.subscribe(consumerOptions);
     ProducerOptions producerOptions;
     producerOptions.topic = topic;
     producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
+    producerOptions.batching.enabled = options.batching;
     auto producer = client.createProducer(producerOptions);
     if (int failed = publish(producer, options.messages, payload, options.window); failed > 0) {
       std::fprintf(stderr, "%s %d sends failed before the reconsume phase\n",
@@ -231,8 +239,8 @@ int runPerf(const PerfOptions& options) {
   }
   client.close();
 
-  PerfRun run{settings.url,      options.messages,      options.size, options.window,
-              options.ioThreads, options.transactional, phases};
+  PerfRun run{settings.url,      options.messages,      options.size,     options.window,
+              options.ioThreads, options.transactional, options.batching, phases};
   std::fputs((options.json ? perfJson(run) : perfTable(run)).c_str(), stdout);
   int failures = 0;
   for (const auto& phase : phases) failures += phase.failures;
@@ -258,6 +266,12 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
   perf->add_option("--io-threads", options->ioThreads, "The client's I/O threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  perf->add_option("--batching", options->batching,
+                   "on: batch publishes and retry copies (the default); off: one entry per "
+                   "message")
+      ->transform(
+          CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}))
+      ->default_str("on");
   perf->add_flag("--json", options->json, "The results as one JSON object");
   perf->add_flag("--transactional", options->transactional,
                  "reconsumeLater in the transactional mode (transactionalRetry)");

@@ -61,6 +61,7 @@ std::string perfJson(const PerfRun& run) {
                           {"window", run.window},
                           {"ioThreads", run.ioThreads},
                           {"transactional", run.transactional},
+                          {"batching", run.batching},
                           {"phases", std::move(phases)}};
   return boost::json::serialize(out) + "\n";
 }

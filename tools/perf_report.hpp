@@ -27,6 +27,7 @@ struct PerfRun {
   std::string url;
   int messages = 0, size = 0, window = 0, ioThreads = 0;
   bool transactional = false;
+  bool batching = true;
   std::vector<PerfPhase> phases;
 };
 

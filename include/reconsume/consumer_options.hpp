@@ -48,6 +48,13 @@ struct ConsumerOptions {
   // whatever fails, the message is in exactly one place. Needs a broker with transactions
   // (Pulsar's transactionCoordinatorEnabled=true).
   bool transactionalRetry{false};
+  // Retry batching (SPEC.md section 11): reconsumeLater copies whose delivery times lie within
+  // this window of each other share one entry on the retry topic, delivered at the latest of
+  // their times — never early, at most this much late. Fewer entries let the broker retry
+  // several times faster. 0: each retry copy is its own entry (as the Java and Go clients write
+  // them); both forms are read by every client. Dead letters are batched like any producer's
+  // messages. Not used with transactionalRetry (each move is its own transaction).
+  std::chrono::milliseconds retryBatchingWindow{10};
   // Poison messages: a message the broker delivered more than this many times (negative
   // acknowledgements, ack timeouts, consumer crashes) goes to the dead-letter topic with
   // DEAD_LETTER_CAUSE=redelivered instead of to the application, as the Java client's

@@ -15,6 +15,24 @@ ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions o
           metrics::kOperationDuration,
           {{metrics::kDestination, options_.topic}, {metrics::kOperation, "send"}})) {}
 
+Status ProducerImpl::checkBatching(const BatchingOptions& batching) {
+  auto bad = [](const std::string& what) {
+    return Status(errc::invalid_argument, "ProducerOptions::batching." + what);
+  };
+  if (batching.delayedWindow.count() < 0) {
+    return bad("delayedWindow " + std::to_string(batching.delayedWindow.count()) +
+               "ms is negative");
+  }
+  if (!batching.enabled) return {};
+  if (batching.maxPublishDelay.count() <= 0) {
+    return bad("maxPublishDelay " + std::to_string(batching.maxPublishDelay.count()) +
+               "us is not positive (turn batching off with enabled = false)");
+  }
+  if (batching.maxMessages == 0) return bad("maxMessages is 0");
+  if (batching.maxBytes == 0) return bad("maxBytes is 0");
+  return {};
+}
+
 void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOptions options,
                           Callback<std::shared_ptr<ProducerImpl>> done) {
   try {
@@ -32,6 +50,7 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
                                                    "ms is negative"),
                 nullptr);
   }
+  if (auto status = checkBatching(options.batching); !status.ok()) return done(status, nullptr);
   std::shared_ptr<ProducerImpl> producer(new ProducerImpl(client, std::move(options)));
   ProducerSendLimit::Settings limits;
   limits.producer = "producer of " + producer->options_.topic;

@@ -32,6 +32,8 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
 
  private:
   ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options);
+  // invalid_argument naming the first setting out of range.
+  static Status checkBatching(const BatchingOptions& batching);
   BackendProducer* route(const OutgoingMessage& message);
 
   std::shared_ptr<ClientImpl> client_;

@@ -222,6 +222,8 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
   options.transactionalRetry =
       fields.boolean("transactionalRetry").value_or(options.transactionalRetry);
   options.maxRedeliverCount = fields.int32("maxRedeliverCount").value_or(options.maxRedeliverCount);
+  options.retryBatchingWindow =
+      fields.duration("retryBatchingWindow").value_or(options.retryBatchingWindow);
   options.ackTimeout = fields.duration("ackTimeout").value_or(options.ackTimeout);
   options.negativeAckRedeliveryDelay =
       fields.duration("negativeAckRedeliveryDelay").value_or(options.negativeAckRedeliveryDelay);

@@ -55,6 +55,10 @@ void validateConsumerOptions(const ConsumerOptions& options) {
     fail("maxRedeliverCount",
          std::to_string(options.maxRedeliverCount) + " must not be negative (0 turns it off)");
   }
+  if (options.retryBatchingWindow.count() < 0) {
+    fail("retryBatchingWindow",
+         formatDuration(options.retryBatchingWindow) + " must not be negative (0 turns it off)");
+  }
   for (const auto& [name, category] : options.categories) {
     std::string option = "categories['" + name + "']";
     if (name.empty()) fail("categories", "has a category with an empty name");

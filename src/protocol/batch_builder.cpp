@@ -27,6 +27,12 @@ void BatchBuilder::add(const OutgoingMessage& message, std::uint64_t sequenceId)
     throw Error(errc::invalid_argument, "message with sequence id " + std::to_string(sequenceId) +
                                             " has a delivery delay and cannot go into a batch");
   }
+  auto metadata = singleMetadata(message);
+  metadata.set_sequence_id(sequenceId);
+  add(std::move(metadata), message.payload);
+}
+
+proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingMessage& message) {
   proto::SingleMessageMetadata metadata;
   for (const auto& [key, value] : message.properties) {
     auto& property = *metadata.add_properties();
@@ -44,8 +50,7 @@ void BatchBuilder::add(const OutgoingMessage& message, std::uint64_t sequenceId)
     metadata.set_event_time(static_cast<std::uint64_t>(
         duration_cast<milliseconds>(message.eventTime->time_since_epoch()).count()));
   }
-  metadata.set_sequence_id(sequenceId);
-  add(std::move(metadata), message.payload);
+  return metadata;
 }
 
 void BatchBuilder::add(proto::SingleMessageMetadata metadata, std::string_view payload) {
@@ -73,7 +78,8 @@ void BatchBuilder::add(proto::SingleMessageMetadata metadata, std::string_view p
   ++count_;
 }
 
-EncodedMessage BatchBuilder::finish(const SendContext& context) {
+EncodedMessage BatchBuilder::finish(const SendContext& context,
+                                    std::optional<std::uint64_t> deliverAtMs) {
   EncodedMessage encoded;
   auto& metadata = encoded.metadata;
   metadata.set_producer_name(context.producerName);
@@ -87,6 +93,7 @@ EncodedMessage BatchBuilder::finish(const SendContext& context) {
     if (sharedKeyIsBase64_) metadata.set_partition_key_b64_encoded(true);
   }
   if (!mixedOrderingKeys_ && sharedOrderingKey_) metadata.set_ordering_key(*sharedOrderingKey_);
+  if (deliverAtMs) metadata.set_deliver_at_time(static_cast<std::int64_t>(*deliverAtMs));
   metadata.set_uncompressed_size(static_cast<std::uint32_t>(batch_.size()));
   if (context.compression != proto::NONE) {
     metadata.set_compression(context.compression);

@@ -26,6 +26,11 @@ class BatchBuilder {
     return !message.deliverAfter && !message.deliverAt;
   }
 
+  // The metadata a message has inside a batch: properties, partition key (with the base64 flag),
+  // ordering key and event time; no sequence id yet and no payload size. A producer builds it on
+  // the sender's thread and adds it with the sequence id once that is known.
+  static proto::SingleMessageMetadata singleMetadata(const OutgoingMessage& message);
+
   // Adds a message: its payload and its own properties, partition key (with the base64 flag),
   // ordering key and event time. Throws Error(errc::invalid_argument) when !canBatch(message).
   void add(const OutgoingMessage& message, std::uint64_t sequenceId);
@@ -40,8 +45,10 @@ class BatchBuilder {
   // The entry: metadata (producer name, publish time and compression from `context`; sequence id
   // of the first message; highest_sequence_id of the last) and the compressed payload. When every
   // message has the same partition key (or ordering key) the entry carries it too, as Pulsar's
-  // key-based batching does, so Key_Shared dispatch sees it. The builder is empty afterwards.
-  EncodedMessage finish(const SendContext& context);
+  // key-based batching does, so Key_Shared dispatch sees it. With `deliverAtMs` the whole entry is
+  // delivered then (deliver_at_time; retry batching). The builder is empty afterwards.
+  EncodedMessage finish(const SendContext& context,
+                        std::optional<std::uint64_t> deliverAtMs = std::nullopt);
 
  private:
   std::string batch_;

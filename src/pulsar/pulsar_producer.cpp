@@ -32,6 +32,8 @@ PulsarProducer::PulsarProducer(std::shared_ptr<Network> network, ProducerOptions
       strand_(asio::make_strand(network_->executor)),
       attachment_(strand_, network_, *this, options_.topic),
       queue_(options_.maxPendingMessages, options_.blockIfQueueFull),
+      batches_(options_.batching),
+      batchTimer_(strand_, network_->clock()),
       sendTimer_(strand_, network_->clock()) {}
 
 void PulsarProducer::create(std::shared_ptr<Network> network, OpenHandles<Handle>& handles,
@@ -98,6 +100,7 @@ void PulsarProducer::onAttached(const Response& created, bool first) {
 void PulsarProducer::onFinished(const AttachMachine::Action& how) {
   using Kind = AttachMachine::Action::Kind;
   sendTimer_.cancel();
+  batchTimer_.cancel();
   if (how.kind == Kind::ended) {
     // The topic is gone (deleted, and not created on demand): nothing will be sent any more.
     network_->log.error(describe() + " cannot be re-created: " + how.status.message);
@@ -107,6 +110,7 @@ void PulsarProducer::onFinished(const AttachMachine::Action& how) {
                : !how.status.ok()
                    ? how.status
                    : Status(errc::closed, describe() + " was closed before it could send");
+  failBatches(why);
   for (auto& done : queue_.takeAll()) done(why, MessageId());
 }
 
@@ -133,7 +137,16 @@ Status PulsarProducer::encodeOutgoing(const OutgoingMessage& message,
   return {};
 }
 
+protocol::SendContext PulsarProducer::entryContext() const {
+  protocol::SendContext context;
+  context.producerName = name_;
+  context.publishTimeMs = epochMillis();
+  context.compression = protocol::toProto(options_.compression);
+  return context;
+}
+
 void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
+  if (batches(message)) return sendBatched(message, std::move(done));
   protocol::EncodedMessage encoded;
   if (auto status = encodeOutgoing(message, encoded); !status.ok())
     return done(status, MessageId());
@@ -174,20 +187,30 @@ void PulsarProducer::send(const OutgoingMessage& message,
       });
 }
 
-void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageId> done) {
-  if (!ended_.ok()) return done(ended_, MessageId());
+Status PulsarProducer::closedOrEnded() const {
+  if (!ended_.ok()) return ended_;
   if (attachment_.closing() || attachment_.finished()) {
-    return done(Status(errc::closed, describe() + " is closed"), MessageId());
+    return Status(errc::closed, describe() + " is closed");
   }
+  return {};
+}
+
+void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageId> done) {
+  if (auto status = closedOrEnded(); !status.ok()) return done(status, MessageId());
+  flushBatches();  // entries keep the order of the sends
   message.metadata.set_producer_name(name_);
   if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
   if (auto status = protocol::checkMessageSize(message, maxMessageSize_); !status.ok()) {
     return done(Status(status.code, status.message + " (" + describe() + ")"), MessageId());
   }
+  admit(std::move(message), std::move(done));
+}
+
+void PulsarProducer::admit(OutgoingEntry entry, Callback<MessageId> done) {
   auto deadline = options_.sendTimeout.count() > 0 ? attachment_.now() + options_.sendTimeout
                                                    : Timer::time_point::max();
-  auto encoder = [this](protocol::EncodedMessage& m, std::uint64_t id) { return encode(m, id); };
-  switch (queue_.admit(std::move(message), done, deadline, encoder)) {
+  auto encoder = [this](OutgoingEntry& e, std::uint64_t id) { return encode(e, id); };
+  switch (queue_.admit(std::move(entry), done, deadline, encoder)) {
     case SendQueue::Admitted::pending:
       writeNew(1);
       break;
@@ -203,10 +226,13 @@ void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageI
   armSendTimer();
 }
 
-std::string PulsarProducer::encode(protocol::EncodedMessage& message,
-                                   std::uint64_t sequenceId) const {
-  message.metadata.set_sequence_id(sequenceId);
-  return protocol::encodeSend(producerId_, message);
+std::string PulsarProducer::encode(OutgoingEntry& entry, std::uint64_t sequenceId) const {
+  if (!entry.batch.empty()) {
+    return protocol::encodeSend(producerId_,
+                                BatchContainer::buildEntry(entry, sequenceId, entryContext()));
+  }
+  entry.single.metadata.set_sequence_id(sequenceId);
+  return protocol::encodeSend(producerId_, entry.single);
 }
 
 void PulsarProducer::writeNew(std::size_t count) {
@@ -220,8 +246,8 @@ void PulsarProducer::writeNew(std::size_t count) {
 }
 
 void PulsarProducer::refillAndWrite() {
-  writeNew(queue_.refill([this](protocol::EncodedMessage& m, std::uint64_t sequenceId) {
-    return encode(m, sequenceId);
+  writeNew(queue_.refill([this](OutgoingEntry& entry, std::uint64_t sequenceId) {
+    return encode(entry, sequenceId);
   }));
 }
 
@@ -305,6 +331,7 @@ void PulsarProducer::onSendTimer() {
 }
 
 void PulsarProducer::failEverything(const Status& why) {
+  failBatches(why);
   for (auto& done : queue_.takeAll()) done(why, MessageId());
   armSendTimer();
   drainedMaybeClose();
@@ -315,12 +342,13 @@ void PulsarProducer::failEverything(const Status& why) {
 void PulsarProducer::close(Callback<> done) {
   closed_ = true;
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
+    self->flushBatches();  // what was sent before close() is written, then close waits for it
     self->attachment_.close(std::move(done));
   });
 }
 
 void PulsarProducer::drainedMaybeClose() {
-  if (attachment_.closing() && queue_.empty()) attachment_.closeRemote();
+  if (attachment_.closing() && queue_.empty() && batches_.empty()) attachment_.closeRemote();
 }
 
 void PulsarProducer::shutdown(const Status& why) {

@@ -6,9 +6,15 @@
 // made meanwhile queue up (SendQueue) and time out after sendTimeout. The user notices nothing
 // but the delay. Closing waits for the receipts of what was sent, then closes on the broker.
 //
-// Send: the payload is compressed on the caller's thread; on the strand the message gets the
-// producer name and the next sequence id, is checked against the broker's maximum message size
-// (too_large, nothing sent), queued and written. The receipt with its sequence id completes it.
+// Send: with batching (ProducerOptions::batching, on by default) a message's batch metadata is
+// built on the caller's thread and the message joins an open batch on the strand
+// (BatchContainer); the batch is written as one entry when full or maxPublishDelay after its
+// first message, when a message that cannot join arrives, and on close. Without batching (or for
+// a message that cannot be batched: a delivery time without a delayedWindow, a transaction) the
+// payload is compressed on the caller's thread and the message is its own entry, after any open
+// batch. On the strand an entry gets the producer name and the next sequence ids, is checked
+// against the broker's maximum message size (too_large, nothing sent), queued and written. The
+// receipt with its sequence id completes it (each message of a batch with its batch index).
 // SEND_ERROR: a terminated topic fails every pending message (broker_error); other errors end the
 // session, so the messages are written again on the next one.
 //
@@ -24,6 +30,7 @@
 #include "client/backend.hpp"
 #include "common/open_handles.hpp"
 #include "pulsar/attachment.hpp"
+#include "pulsar/batch_container.hpp"
 #include "pulsar/handle.hpp"
 #include "pulsar/send_queue.hpp"
 
@@ -72,10 +79,22 @@ class PulsarProducer final : public client::BackendProducer,
   void onFinished(const AttachMachine::Action& how) override;
 
   Status encodeOutgoing(const OutgoingMessage& message, protocol::EncodedMessage& out) const;
+  // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
+  bool batches(const OutgoingMessage& message) const;
+  void sendBatched(const OutgoingMessage& message, Callback<MessageId> done);
+  void addToBatch(BatchedMessage message);
+  void writeBatch(std::optional<OutgoingEntry> entry);
+  void flushBatches();
+  void armBatchTimer();
+  void failBatches(const Status& why);
+  protocol::SendContext entryContext() const;
+  Status closedOrEnded() const;
+  // A message as its own entry, after what the open batches hold.
   void enqueue(protocol::EncodedMessage message, Callback<MessageId> done);
+  void admit(OutgoingEntry entry, Callback<MessageId> done);
   void handleFrame(const protocol::Frame& frame);
   void onReceipt(const proto::CommandSendReceipt& receipt);
-  std::string encode(protocol::EncodedMessage& message, std::uint64_t sequenceId) const;
+  std::string encode(OutgoingEntry& entry, std::uint64_t sequenceId) const;
   void writeNew(std::size_t count);
   void refillAndWrite();
   void armSendTimer();
@@ -98,6 +117,9 @@ class PulsarProducer final : public client::BackendProducer,
   // The broker's limit, from the connection; remembered while reconnecting.
   std::uint32_t maxMessageSize_ = protocol::kDefaultMaxMessageSize;
   SendQueue queue_;
+  BatchContainer batches_;
+  Timer batchTimer_;
+  bool batchTimerArmed_ = false;
   Status ended_;  // set: every send fails with it (topic terminated, topic deleted, shut down)
   Timer sendTimer_;
   std::optional<Timer::time_point> sendTimerAt_;

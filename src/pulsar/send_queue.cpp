@@ -4,12 +4,12 @@
 
 namespace reconsume::detail::pulsar {
 
-SendQueue::Admitted SendQueue::admit(protocol::EncodedMessage message,
-                                     Callback<MessageId> done, TimePoint deadline,
-                                     const Encoder& encode) {
+SendQueue::Admitted SendQueue::admit(OutgoingEntry message, Callback<MessageId> done,
+                                     TimePoint deadline, const Encoder& encode) {
   // Waiting messages go first: a message must not overtake one sent before it.
   if (pending_.size() < maxPending_ && waiting_.empty()) {
-    auto sequenceId = nextSequenceId_++;
+    auto sequenceId = nextSequenceId_;
+    nextSequenceId_ += message.count();
     pending_.push_back({sequenceId, encode(message, sequenceId), std::move(done), deadline});
     return Admitted::pending;
   }
@@ -36,7 +36,8 @@ std::size_t SendQueue::refill(const Encoder& encode) {
   std::size_t moved = 0;
   while (!waiting_.empty() && pending_.size() < maxPending_) {
     auto& next = waiting_.front();
-    auto sequenceId = nextSequenceId_++;
+    auto sequenceId = nextSequenceId_;
+    nextSequenceId_ += next.message.count();
     pending_.push_back(
         {sequenceId, encode(next.message, sequenceId), std::move(next.done), next.deadline});
     waiting_.pop_front();

@@ -1,4 +1,5 @@
-// A producer's messages between send() and the broker's receipt, in order: sequence ids, the
+// A producer's entries between send() and the broker's receipt, in order: sequence ids (a batch
+// of n messages takes n of them; its receipt names the first), the
 // bound (maxPendingMessages: beyond it a send waits for room or fails with producer_busy),
 // receipts matched to the oldest message, send timeouts, and what to write again after a
 // reconnection. Frames are kept as written, so a resend repeats exactly the same bytes.
@@ -20,6 +21,7 @@
 
 #include "client/backend.hpp"
 #include "protocol/outgoing.hpp"
+#include "pulsar/batch_container.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -28,19 +30,19 @@ class SendQueue {
   using TimePoint = std::chrono::steady_clock::time_point;
 
   struct Pending {
-    std::uint64_t sequenceId{0};
+    std::uint64_t sequenceId{0};  // a batch's first
     std::string frame;
     Callback<MessageId> done;
     TimePoint deadline;  // TimePoint::max(): no send timeout
   };
-  // A message admitted while the queue was full, not yet given a sequence id.
+  // An entry admitted while the queue was full, not yet given a sequence id.
   struct Waiting {
-    protocol::EncodedMessage message;
+    OutgoingEntry message;
     Callback<MessageId> done;
     TimePoint deadline;
   };
-  // Turns an admitted message into its frame once it has a sequence id.
-  using Encoder = std::function<std::string(protocol::EncodedMessage&, std::uint64_t sequenceId)>;
+  // Turns an admitted entry into its frame once it has its (first) sequence id.
+  using Encoder = std::function<std::string(OutgoingEntry&, std::uint64_t sequenceId)>;
 
   SendQueue(std::size_t maxPending, bool blockIfFull)
       : maxPending_(maxPending), blockIfFull_(blockIfFull) {}
@@ -49,7 +51,7 @@ class SendQueue {
   // pending: it has the next sequence id and its frame is back()'s (write it if connected);
   // waiting: the queue is full and the message waits for room; busy: full and not blocking
   // (`done` was not kept).
-  Admitted admit(protocol::EncodedMessage message, Callback<MessageId> done, TimePoint deadline,
+  Admitted admit(OutgoingEntry message, Callback<MessageId> done, TimePoint deadline,
                  const Encoder& encode);
 
   // The receipt for `sequenceId`: the oldest pending message when it matches. `outOfOrder` is

@@ -73,6 +73,8 @@ Reconsumer::Reconsumer(std::shared_ptr<client::ConsumerImpl> consumer,
   if (routes_.hasAnyPolicy()) {
     ProducerOptions retry;
     retry.topic = topics_.retryTopic;
+    // Retry batching: copies due within the window share an entry (never early).
+    retry.batching.delayedWindow = options.retryBatchingWindow;
     retryProducer_ = std::make_shared<LazyProducer>(consumer_->clientPtr(), retry);
   }
 }

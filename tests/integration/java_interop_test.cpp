@@ -5,11 +5,15 @@
 //   - a retry our transactional mode committed is read by a Java retry consumer;
 //   - a message Java retried first starts our total time limit at our first hop;
 //   - 1,000 keyed messages a Java producer batches by default are received one by one, each
-//     exactly once, and acknowledging them empties the subscription's backlog.
+//     exactly once, and acknowledging them empties the subscription's backlog;
+//   - retry copies our retry batching put into shared entries are read by a Java retry consumer,
+//     each with its own properties.
 #include "integration/java_interop.hpp"
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/use_future.hpp>
+#include <future>
 #include <map>
 #include <set>
 #include <string>
@@ -334,6 +338,52 @@ TEST_F(JavaInterop, ThousandKeyedMessagesBatchedByJavaAreEachReceivedOnceAndAckn
   ASSERT_EQ(subscriptions.size(), 1u);
   EXPECT_EQ(subscriptions[0].name, "batches");
   EXPECT_EQ(subscriptions[0].backlog, 0);
+}
+
+TEST_F(JavaInterop, RetryCopiesSharingEntriesAreEachReadByAJavaRetryConsumer) {
+  std::string topic = uniqueTopic("interop-retry-batches");
+  constexpr int kCount = 20;
+  auto consumer = ours(topic);
+  auto producer = client_.createProducer(topic);
+  for (int i = 0; i < kCount; ++i) {
+    producer.send(OutgoingMessage{.payload = "retry-" + std::to_string(i),
+                                  .properties = {{"n", std::to_string(i)}}});
+  }
+  std::vector<Message> received;
+  while (received.size() < kCount) {
+    auto message = consumer.receive(15s);
+    ASSERT_TRUE(message) << "received " << received.size() << " of " << kCount;
+    received.push_back(*message);
+  }
+  // All at once, so that the copies (due 200 ms later, within the 10 ms window) share entries.
+  std::vector<std::future<void>> retried;
+  for (const auto& message : received) {
+    retried.push_back(consumer.asyncReconsumeLater(message, boost::asio::use_future));
+  }
+  for (auto& done : retried) done.get();
+  consumer.close();
+
+  JavaRun run =
+      runJava("retry-participant",
+              {"--topic", topic, "--subscription", "interop", "--max-redeliver",
+               std::to_string(kMaxRetries), "--receive", std::to_string(kCount), "--then", "ack"});
+  ASSERT_EQ(run.exitCode, 0) << run.output;
+  auto messages = run.events("message");
+  ASSERT_EQ(messages.size(), static_cast<std::size_t>(kCount)) << run.output;
+  std::set<std::string> payloads;
+  int fromBatches = 0;
+  for (const auto& line : messages) {
+    auto payload = text(line, "payload");
+    payloads.insert(payload);
+    EXPECT_EQ("retry-" + property(line, "n"), payload) << "each copy keeps its own properties";
+    EXPECT_EQ(property(line, "RECONSUMETIMES"), "1") << payload;
+    EXPECT_EQ(property(line, "REAL_TOPIC"), topic) << payload;
+    EXPECT_FALSE(property(line, "ORIGIN_MESSAGE_ID").empty()) << payload;
+    if (line.at("batchIndex").as_int64() >= 0) ++fromBatches;
+  }
+  EXPECT_EQ(payloads.size(), static_cast<std::size_t>(kCount)) << "each copy once";
+  EXPECT_GT(fromBatches, 1) << "the copies were expected to share entries:\n" << run.output;
+  waitForBacklog(topic + "-interop-RETRY", 0);
 }
 
 }  // namespace

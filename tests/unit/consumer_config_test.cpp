@@ -67,6 +67,7 @@ TEST(ConsumerConfig, LoadsTheExampleWithEveryKey) {
   EXPECT_EQ(options.deadLetterSubscription, "billing-dlq");
   EXPECT_FALSE(options.transactionalRetry);
   EXPECT_EQ(options.maxRedeliverCount, 5);
+  EXPECT_EQ(options.retryBatchingWindow, 10ms);
   EXPECT_EQ(options.ackTimeout, 30s);
   EXPECT_EQ(options.negativeAckRedeliveryDelay, 1min);
   const auto* nack = multiplierOf(options.negativeAckRedeliveryBackoff);
@@ -126,10 +127,14 @@ TEST(ConsumerConfig, ZeroAckTimeoutIsAllowed) {
             0ms);
 }
 
-TEST(ConsumerConfig, TransactionalRetryAndMaxRedeliverCountLoadAndAreChecked) {
+TEST(ConsumerConfig, TransactionalRetryMaxRedeliverCountAndRetryBatchingLoadAndAreChecked) {
   auto options = parseConsumerOptions(
       R"({"topics": ["t"], "subscription": "s", "retry": {"levels": "1s"},
-          "transactionalRetry": true, "maxRedeliverCount": 3})");
+          "transactionalRetry": true, "maxRedeliverCount": 3, "retryBatchingWindow": "25ms"})");
+  EXPECT_EQ(options.retryBatchingWindow, 25ms);
+  EXPECT_TRUE(
+      mentions(errorOf(R"({"topics": ["t"], "subscription": "s", "retryBatchingWindow": 5})"),
+               "retryBatchingWindow"));
   EXPECT_TRUE(options.transactionalRetry);
   EXPECT_EQ(options.maxRedeliverCount, 3);
   EXPECT_TRUE(

@@ -59,6 +59,8 @@ TEST(ConsumerOptionsCheck, RejectsOutOfRangeNumbersNamingThem) {
       mentions(errorAfter([](auto& o) { o.ackTimeout = -1s; }), "ConsumerOptions.ackTimeout -1s"));
   EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.negativeAckRedeliveryDelay = -5ms; }),
                        "ConsumerOptions.negativeAckRedeliveryDelay -5ms"));
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.retryBatchingWindow = -10ms; }),
+                       "ConsumerOptions.retryBatchingWindow -10ms must not be negative"));
 }
 
 TEST(ConsumerOptionsCheck, NegativeAckDelayAndBackoffCannotBeUsedTogether) {

@@ -72,7 +72,10 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
   FakeBroker broker(std::move(scripts));
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
-  auto producer = client.createProducer(kTopic);
+  ProducerOptions unbatched;
+  unbatched.topic = kTopic;
+  unbatched.batching.enabled = false;  // one entry per message (batches: the next test)
+  auto producer = client.createProducer(unbatched);
   std::vector<std::future<MessageId>> sent;
   for (int i = 0; i < 3; ++i) {
     OutgoingMessage message;

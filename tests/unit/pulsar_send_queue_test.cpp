@@ -18,9 +18,9 @@ detail::protocol::EncodedMessage message(std::string payload) {
 }
 
 // The real SEND frame for producer 9, as the producer writes it.
-std::string encode(detail::protocol::EncodedMessage& m, std::uint64_t sequenceId) {
-  m.metadata.set_sequence_id(sequenceId);
-  return detail::protocol::encodeSend(9, m);
+std::string encode(OutgoingEntry& entry, std::uint64_t sequenceId) {
+  entry.single.metadata.set_sequence_id(sequenceId);
+  return detail::protocol::encodeSend(9, entry.single);
 }
 
 struct Results {

@@ -21,6 +21,8 @@ public final class Main {
       "  consume --topic T --subscription S --count N [--type ...] [--ack true|false]",
       "  produce --topic T --count N [--property k=v]... [--key k] [--ordering-key k]",
       "      [--event-time ms] [--payload-prefix P] [--deliver-after-ms D]",
+      "  perf [--messages N] [--size S] [--window W] [--rounds R] [--json]",
+      "      (only --url of the common options; no --timeout-ms)",
       "common: [--timeout-ms M] [--initial-position earliest|latest] [--ca ca.pem]",
       "      [--verify-hostname] [--token T | --token-file F]");
 
@@ -44,6 +46,13 @@ public final class Main {
 
   private static int run(String name, String[] args) {
     try {
+      if (name.equals("perf")) {
+        // Not a Command: perf builds its own client (one I/O thread, Java's defaults otherwise),
+        // runs longer than a --timeout-ms watchdog would allow, and prints only its results.
+        Options options = Options.parse(args, 1);
+        options.rejectUnknown(Perf.OPTIONS);
+        return Perf.run(options);
+      }
       Command command;
       Set<String> known = new HashSet<>(Clients.OPTIONS);
       switch (name) {

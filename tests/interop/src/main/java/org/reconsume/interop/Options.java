@@ -8,7 +8,7 @@ import java.util.Set;
 
 /** "--name value" options (repeatable) and "--flag" switches after the subcommand. */
 final class Options {
-  private static final Set<String> SWITCHES = Set.of("verify-hostname");
+  private static final Set<String> SWITCHES = Set.of("verify-hostname", "json");
 
   private final Map<String, List<String>> values = new HashMap<>();
 

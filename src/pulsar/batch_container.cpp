@@ -1,0 +1,146 @@
+#include "pulsar/batch_container.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "protocol/batch_builder.hpp"
+#include "protocol/compression.hpp"
+
+namespace reconsume::detail::pulsar {
+
+std::string BatchedMessage::key() const {
+  if (metadata.has_partition_key()) {
+    return (metadata.partition_key_b64_encoded() ? "b:" : "k:") + metadata.partition_key();
+  }
+  if (metadata.has_ordering_key()) return "o:" + metadata.ordering_key();
+  return {};
+}
+
+std::string BatchContainer::keyOf(const BatchedMessage& message) const {
+  return options_.keyBased ? message.key() : std::string();
+}
+
+bool BatchContainer::fits(const BatchedMessage& message) const {
+  auto found = open_.find(keyOf(message));
+  if (found == open_.end()) return true;
+  const auto& batch = found->second;
+  if (batch.messages.size() >= options_.maxMessages) return false;
+  if (batch.bytes + message.bytes() > options_.maxBytes) return false;
+  if (batch.delayed != message.deliverAtMs.has_value()) return false;
+  if (!batch.delayed) return true;
+  auto at = *message.deliverAtMs;
+  auto window = static_cast<std::uint64_t>(options_.delayedWindow.count());
+  return std::max(batch.latestMs, at) - std::min(batch.earliestMs, at) <= window;
+}
+
+bool BatchContainer::add(BatchedMessage message) {
+  auto [found, opened] = open_.try_emplace(keyOf(message));
+  auto& batch = found->second;
+  if (opened) {
+    batch.age = opened_++;
+    batch.delayed = message.deliverAtMs.has_value();
+    batch.earliestMs = batch.latestMs = message.deliverAtMs.value_or(0);
+  } else if (message.deliverAtMs) {
+    batch.earliestMs = std::min(batch.earliestMs, *message.deliverAtMs);
+    batch.latestMs = std::max(batch.latestMs, *message.deliverAtMs);
+  }
+  batch.bytes += message.bytes();
+  batch.messages.push_back(std::move(message));
+  ++messages_;
+  return batch.messages.size() >= options_.maxMessages || batch.bytes >= options_.maxBytes;
+}
+
+OutgoingEntry BatchContainer::toEntry(Batch&& batch) {
+  OutgoingEntry entry;
+  if (batch.delayed) entry.deliverAtMs = batch.latestMs;
+  entry.batch = std::move(batch.messages);
+  return entry;
+}
+
+std::optional<OutgoingEntry> BatchContainer::take(const std::string& key) {
+  auto found = open_.find(key);
+  if (found == open_.end()) return std::nullopt;
+  messages_ -= found->second.messages.size();
+  auto entry = toEntry(std::move(found->second));
+  open_.erase(found);
+  return entry;
+}
+
+std::vector<OutgoingEntry> BatchContainer::takeAll() {
+  std::vector<Batch*> byAge;
+  byAge.reserve(open_.size());
+  for (auto& [key, batch] : open_) byAge.push_back(&batch);
+  std::sort(byAge.begin(), byAge.end(), [](auto* a, auto* b) { return a->age < b->age; });
+  std::vector<OutgoingEntry> entries;
+  entries.reserve(byAge.size());
+  for (auto* batch : byAge) entries.push_back(toEntry(std::move(*batch)));
+  open_.clear();
+  messages_ = 0;
+  return entries;
+}
+
+Callback<MessageId> BatchContainer::completion(OutgoingEntry& entry, std::int32_t partition) {
+  std::vector<Callback<MessageId>> each;
+  each.reserve(entry.batch.size());
+  for (auto& message : entry.batch) each.push_back(std::move(message.done));
+  if (each.size() == 1) return std::move(each.front());
+  auto shared = std::make_shared<std::vector<Callback<MessageId>>>(std::move(each));
+  return [shared, partition](const Status& status, MessageId id) {
+    const auto size = static_cast<std::int32_t>(shared->size());
+    for (std::int32_t i = 0; i < size; ++i) {
+      auto& done = (*shared)[static_cast<std::size_t>(i)];
+      if (!status.ok()) {
+        done(status, MessageId());
+      } else {
+        done(status, MessageId(id.ledger(), id.entry(), partition, i, size));
+      }
+    }
+  };
+}
+
+namespace {
+
+// A batch of one goes out as a plain message, its metadata lifted from the batch form.
+protocol::EncodedMessage plainMessage(BatchedMessage& message, std::uint64_t sequenceId,
+                                      std::optional<std::uint64_t> deliverAtMs,
+                                      const protocol::SendContext& context) {
+  protocol::EncodedMessage encoded;
+  auto& metadata = encoded.metadata;
+  const auto& single = message.metadata;
+  metadata.set_producer_name(context.producerName);
+  metadata.set_sequence_id(sequenceId);
+  metadata.set_publish_time(context.publishTimeMs);
+  *metadata.mutable_properties() = single.properties();
+  if (single.has_partition_key()) metadata.set_partition_key(single.partition_key());
+  if (single.partition_key_b64_encoded()) metadata.set_partition_key_b64_encoded(true);
+  if (single.has_ordering_key()) metadata.set_ordering_key(single.ordering_key());
+  if (single.has_event_time()) metadata.set_event_time(single.event_time());
+  if (deliverAtMs) metadata.set_deliver_at_time(static_cast<std::int64_t>(*deliverAtMs));
+  metadata.set_uncompressed_size(static_cast<std::uint32_t>(message.payload.size()));
+  if (context.compression != proto::NONE) {
+    metadata.set_compression(context.compression);
+    encoded.payload = protocol::compress(context.compression, message.payload);
+  } else {
+    encoded.payload = std::move(message.payload);
+  }
+  return encoded;
+}
+
+}  // namespace
+
+protocol::EncodedMessage BatchContainer::buildEntry(OutgoingEntry& entry,
+                                                    std::uint64_t firstSequenceId,
+                                                    const protocol::SendContext& context) {
+  if (entry.batch.size() == 1) {
+    return plainMessage(entry.batch.front(), firstSequenceId, entry.deliverAtMs, context);
+  }
+  protocol::BatchBuilder builder;
+  auto sequenceId = firstSequenceId;
+  for (auto& message : entry.batch) {
+    message.metadata.set_sequence_id(sequenceId++);
+    builder.add(std::move(message.metadata), message.payload);
+  }
+  return builder.finish(context, entry.deliverAtMs);
+}
+
+}  // namespace reconsume::detail::pulsar

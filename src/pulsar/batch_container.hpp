@@ -1,0 +1,102 @@
+// A producer's open batches: messages sent close together wait here (at most maxPublishDelay)
+// until they go out as one entry. One batch for all messages, or one per key (key-based
+// batching, so that each entry carries its key for Key_Shared dispatch).
+//
+// A message joins the open batch of its key when the batch has room (maxMessages, maxBytes) and
+// both agree on delay: messages without a delivery time batch together; messages with one only
+// when delayedWindow > 0 and all their delivery times lie within that window (the entry is then
+// delivered at the latest of them, so none is early). Otherwise the producer writes the open
+// batch first (take()), so that entries keep the order of the sends.
+//
+// Sequence ids are not known here: the send queue gives them when an entry is admitted, and
+// buildEntry() then writes them into the batch.
+//
+// Thread safety: not synchronised; the producer uses it from its strand only.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "PulsarApi.pb.h"
+#include "common/callback.hpp"
+#include "protocol/outgoing.hpp"
+#include "reconsume/message.hpp"
+#include "reconsume/producer_options.hpp"
+
+namespace reconsume::detail::pulsar {
+
+// One message on its way into a batch.
+struct BatchedMessage {
+  proto::SingleMessageMetadata metadata;  // without sequence id (batch_builder.hpp)
+  std::string payload;
+  std::optional<std::uint64_t> deliverAtMs;  // epoch ms; only with a delayedWindow
+  Callback<MessageId> done;
+
+  // Its share of the entry: size prefix, metadata and payload.
+  std::size_t bytes() const { return 4 + metadata.ByteSizeLong() + payload.size(); }
+  // The batch key it belongs to under key-based batching.
+  std::string key() const;
+};
+
+// What the send queue holds until a sequence id is given: one message, encoded already, or the
+// messages of a batch.
+struct OutgoingEntry {
+  OutgoingEntry() = default;
+  OutgoingEntry(protocol::EncodedMessage message) : single(std::move(message)) {}  // NOLINT
+
+  protocol::EncodedMessage single;  // when `batch` is empty
+  std::vector<BatchedMessage> batch;
+  std::optional<std::uint64_t> deliverAtMs;  // a batch's delivery time: the latest of its messages
+
+  std::size_t count() const { return batch.empty() ? 1 : batch.size(); }
+};
+
+class BatchContainer {
+ public:
+  explicit BatchContainer(const BatchingOptions& options) : options_(options) {}
+
+  // Whether `message` may join the open batch of its key now (see above).
+  bool fits(const BatchedMessage& message) const;
+  // Adds it (check fits() first); true when its batch is full now and should be written.
+  bool add(BatchedMessage message);
+
+  bool empty() const { return open_.empty(); }
+  std::size_t messages() const { return messages_; }
+
+  // The batch `message` belongs to: its key under key-based batching, else "".
+  std::string keyOf(const BatchedMessage& message) const;
+  // The open batch of `key` as an entry (and empties it); nothing when there is none.
+  std::optional<OutgoingEntry> take(const std::string& key);
+  // Every open batch, the oldest first.
+  std::vector<OutgoingEntry> takeAll();
+
+  // The messages' callbacks as one for the entry: each gets the entry's id with its batch index
+  // (or the failure). A batch of one message becomes a plain entry, as Java sends it.
+  static Callback<MessageId> completion(OutgoingEntry& entry, std::int32_t partition);
+
+  // The entry's metadata and payload with sequence ids from `firstSequenceId` on: a batch entry
+  // (compressed as `context` says), or for a batch of one a plain message.
+  static protocol::EncodedMessage buildEntry(OutgoingEntry& entry, std::uint64_t firstSequenceId,
+                                             const protocol::SendContext& context);
+
+ private:
+  struct Batch {
+    std::uint64_t age = 0;  // order of opening, so that takeAll() keeps the order of sends
+    std::vector<BatchedMessage> messages;
+    std::size_t bytes = 0;
+    bool delayed = false;
+    std::uint64_t earliestMs = 0, latestMs = 0;
+  };
+  static OutgoingEntry toEntry(Batch&& batch);
+
+  const BatchingOptions options_;
+  std::unordered_map<std::string, Batch> open_;
+  std::uint64_t opened_ = 0;
+  std::size_t messages_ = 0;
+};
+
+}  // namespace reconsume::detail::pulsar

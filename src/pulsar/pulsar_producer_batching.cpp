@@ -1,0 +1,97 @@
+// PulsarProducer: the batching half of sending (BatchContainer holds the open batches).
+#include <boost/asio/post.hpp>
+
+#include "protocol/batch_builder.hpp"
+#include "pulsar/pulsar_producer.hpp"
+
+namespace reconsume::detail::pulsar {
+
+namespace asio = boost::asio;
+
+namespace {
+
+std::uint64_t epochMillisOf(std::chrono::system_clock::time_point at) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+  return ms < 0 ? 0 : static_cast<std::uint64_t>(ms);
+}
+
+// Room kept below the broker's maximum message size for the entry's own metadata.
+constexpr std::size_t kEntryOverhead = 1024;
+
+}  // namespace
+
+bool PulsarProducer::batches(const OutgoingMessage& message) const {
+  if (!options_.batching.enabled) return false;
+  if (message.deliverAfter || message.deliverAt) return options_.batching.delayedWindow.count() > 0;
+  return true;
+}
+
+void PulsarProducer::sendBatched(const OutgoingMessage& message, Callback<MessageId> done) {
+  if (closed_) {
+    return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
+  }
+  BatchedMessage batched;
+  try {
+    batched.metadata = protocol::BatchBuilder::singleMetadata(message);
+  } catch (...) {
+    return done(Status::fromException(std::current_exception()), MessageId());
+  }
+  batched.payload = message.payload;
+  if (message.deliverAt) {
+    batched.deliverAtMs = epochMillisOf(*message.deliverAt);
+  } else if (message.deliverAfter) {
+    batched.deliverAtMs = epochMillisOf(std::chrono::system_clock::now()) +
+                          static_cast<std::uint64_t>(message.deliverAfter->count());
+  }
+  batched.done = std::move(done);
+  asio::post(strand_, [self = shared_from_this(), batched = std::move(batched)]() mutable {
+    self->addToBatch(std::move(batched));
+  });
+}
+
+void PulsarProducer::addToBatch(BatchedMessage message) {
+  if (auto status = closedOrEnded(); !status.ok()) return message.done(status, MessageId());
+  if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
+  if (message.bytes() + kEntryOverhead > maxMessageSize_) {
+    // Too big to share an entry: alone, after the open batches (and refused if too big for that).
+    OutgoingEntry alone;
+    auto done = std::move(message.done);
+    alone.deliverAtMs = message.deliverAtMs;
+    alone.batch.push_back(std::move(message));
+    return enqueue(BatchContainer::buildEntry(alone, 0, entryContext()), std::move(done));
+  }
+  auto key = batches_.keyOf(message);
+  if (!batches_.fits(message)) writeBatch(batches_.take(key));
+  if (batches_.add(std::move(message))) writeBatch(batches_.take(key));  // full
+  armBatchTimer();
+}
+
+void PulsarProducer::writeBatch(std::optional<OutgoingEntry> entry) {
+  if (!entry) return;
+  auto done = BatchContainer::completion(*entry, partition_);
+  admit(std::move(*entry), std::move(done));
+}
+
+void PulsarProducer::flushBatches() {
+  for (auto& entry : batches_.takeAll()) writeBatch(std::move(entry));
+}
+
+void PulsarProducer::armBatchTimer() {
+  if (batchTimerArmed_ || batches_.empty()) return;
+  batchTimerArmed_ = true;
+  batchTimer_.expiresAfter(options_.batching.maxPublishDelay);
+  batchTimer_.asyncWait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!self) return;
+    self->batchTimerArmed_ = false;
+    if (ec == asio::error::operation_aborted) return;
+    self->flushBatches();
+    self->armBatchTimer();
+  });
+}
+
+void PulsarProducer::failBatches(const Status& why) {
+  for (auto& entry : batches_.takeAll()) BatchContainer::completion(entry, partition_)(why, {});
+}
+
+}  // namespace reconsume::detail::pulsar

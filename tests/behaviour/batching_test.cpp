@@ -1,0 +1,130 @@
+// Batching (SPEC.md section 11) as a user sees it, on every backend: sends made together complete
+// each with its own id and arrive in order, whole; retry copies due close together (retry
+// batching) are none of them early and none lost, each with its own properties.
+#include <boost/asio/use_future.hpp>
+#include <future>
+#include <map>
+
+#include "fixture.hpp"
+
+namespace reconsume::behaviour {
+namespace {
+
+class Batching : public BehaviourTest {};
+
+TEST_P(Batching, SendsMadeTogetherCompleteEachWithItsOwnIdAndArriveInOrder) {
+  auto topic = uniqueTopic("batched");
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "sub";
+  auto consumer = client().subscribe(options);
+  ProducerOptions producerOptions;
+  producerOptions.topic = topic;
+  producerOptions.compression = Compression::lz4;  // applies to whole entries
+  auto producer = client().createProducer(producerOptions);
+  constexpr int kCount = 200;
+  std::vector<std::future<MessageId>> sent;
+  for (int i = 0; i < kCount; ++i) {
+    sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i),
+                                                      .key = "k" + std::to_string(i % 3),
+                                                      .properties = {{"n", std::to_string(i)}}},
+                                      boost::asio::use_future));
+  }
+  std::vector<MessageId> ids;
+  for (auto& done : sent) ids.push_back(done.get());
+  int batched = 0;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    if (ids[i].batchIndex() >= 0) ++batched;
+    if (i > 0) EXPECT_LT(ids[i - 1], ids[i]) << "ids follow the order of the sends";
+  }
+  // embedded:// stores messages one by one (SPEC.md section 11); Pulsar got shared entries.
+  if (embedded()) {
+    EXPECT_EQ(batched, 0);
+  } else {
+    EXPECT_GT(batched, kCount / 2) << "200 sends in a row were expected to share entries";
+  }
+  for (int i = 0; i < kCount; ++i) {
+    auto message = receiveNow(consumer);
+    EXPECT_EQ(message.data(), "m" + std::to_string(i));
+    EXPECT_EQ(message.key(), "k" + std::to_string(i % 3));
+    EXPECT_EQ(message.property("n"), std::to_string(i));
+    EXPECT_EQ(message.id(), ids[static_cast<std::size_t>(i)]);
+    consumer.acknowledge(message);
+  }
+  expectNothing(consumer);
+  EXPECT_EQ(admin().backlog(topic, "sub"), 0);
+}
+
+TEST_P(Batching, RetryCopiesDueTogetherAreNeitherEarlyNorLost) {
+  auto topic = uniqueTopic("retry-batched");
+  auto consumer = client().subscribe(
+      retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1s"), 2)));
+  auto producer = client().createProducer(topic);
+  constexpr int kCount = 10;
+  for (int i = 0; i < kCount; ++i) {
+    producer.send(OutgoingMessage{.payload = "r" + std::to_string(i),
+                                  .properties = {{"n", std::to_string(i)}}});
+  }
+  std::vector<Message> received;
+  for (int i = 0; i < kCount; ++i) received.push_back(receiveNow(consumer));
+  // Delays 1000..1009 ms: all within the default 10 ms window.
+  std::map<std::string, Clock::time_point> due;
+  std::vector<std::future<void>> retried;
+  for (int i = 0; i < kCount; ++i) {
+    const auto& message = received[static_cast<std::size_t>(i)];
+    ReconsumeOptions options;
+    options.delay = std::chrono::milliseconds(1000 + i);
+    due[std::string(message.data())] = now() + *options.delay;
+    retried.push_back(consumer.asyncReconsumeLater(message, options, boost::asio::use_future));
+  }
+  for (auto& done : retried) done.get();
+  // None before the earliest due time; then each copy not before its own.
+  auto first = receiveAt(consumer, due.at("r0"));
+  if (!embedded()) {
+    EXPECT_GE(std::chrono::system_clock::now(), due.at(std::string(first.data())));
+  }
+  std::map<std::string, Message> copies{{std::string(first.data()), first}};
+  letPass(10ms);
+  while (copies.size() < kCount) {
+    auto copy = receiveNow(consumer, 12s);
+    auto payload = std::string(copy.data());
+    if (!embedded()) {
+      EXPECT_GE(std::chrono::system_clock::now(), due.at(payload)) << payload << " came early";
+    }
+    EXPECT_TRUE(copies.emplace(payload, copy).second) << payload << " came twice";
+  }
+  for (const auto& [payload, copy] : copies) {
+    EXPECT_EQ("r" + *copy.property("n"), payload) << "each copy keeps its own properties";
+    EXPECT_EQ(copy.property("RECONSUMETIMES"), "1");
+    EXPECT_EQ(copy.topic(), *consumer.retryTopic());
+    consumer.acknowledge(copy);
+  }
+  expectNothing(consumer);
+  EXPECT_EQ(admin().backlog(*consumer.retryTopic(), "sub"), 0);
+}
+
+TEST_P(Batching, BadBatchingSettingsAreRefusedNamingTheSetting) {
+  ProducerOptions options;
+  options.topic = uniqueTopic("bad-batching");
+  options.batching.maxMessages = 0;
+  try {
+    client().createProducer(options);
+    ADD_FAILURE() << "maxMessages 0 was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument);
+    EXPECT_NE(std::string(e.what()).find("batching.maxMessages"), std::string::npos) << e.what();
+  }
+  options.batching.maxMessages = 10;
+  options.batching.maxPublishDelay = std::chrono::microseconds(-5);
+  try {
+    client().createProducer(options);
+    ADD_FAILURE() << "a negative maxPublishDelay was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("maxPublishDelay -5us"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, Batching, ::testing::ValuesIn(serviceUrls()), backendName);
+
+}  // namespace
+}  // namespace reconsume::behaviour

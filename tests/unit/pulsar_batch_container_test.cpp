@@ -1,0 +1,159 @@
+// BatchContainer: which messages share an entry (room, delay windows, keys), the ids each
+// message gets from the entry's receipt, and the entry's bytes as Pulsar's consumers read them.
+#include <gtest/gtest.h>
+
+#include "protocol/batch_builder.hpp"
+#include "protocol/entry_unpacker.hpp"
+#include "pulsar/batch_container.hpp"
+
+namespace reconsume::detail::pulsar {
+namespace {
+
+using namespace std::chrono_literals;
+
+BatchedMessage message(std::string payload, std::optional<std::uint64_t> deliverAtMs = {},
+                       std::optional<std::string> key = {}) {
+  OutgoingMessage outgoing;
+  outgoing.payload = std::move(payload);
+  outgoing.key = std::move(key);
+  outgoing.properties["p"] = "v";
+  BatchedMessage batched;
+  batched.metadata = protocol::BatchBuilder::singleMetadata(outgoing);
+  batched.payload = outgoing.payload;
+  batched.deliverAtMs = deliverAtMs;
+  batched.done = [](const Status&, MessageId) {};
+  return batched;
+}
+
+TEST(BatchContainer, ABatchIsFullAtMaxMessagesOrMaxBytes) {
+  BatchingOptions options;
+  options.maxMessages = 3;
+  BatchContainer byCount(options);
+  EXPECT_FALSE(byCount.add(message("a")));
+  EXPECT_FALSE(byCount.add(message("b")));
+  EXPECT_TRUE(byCount.add(message("c")));
+  EXPECT_FALSE(byCount.fits(message("d"))) << "a full batch takes no more";
+  EXPECT_EQ(byCount.take("")->batch.size(), 3u);
+  EXPECT_TRUE(byCount.empty());
+
+  options.maxMessages = 1000;
+  options.maxBytes = 2 * message(std::string(100, 'x')).bytes();
+  BatchContainer byBytes(options);
+  EXPECT_FALSE(byBytes.add(message(std::string(100, 'x'))));
+  EXPECT_TRUE(byBytes.fits(message(std::string(100, 'x'))));
+  EXPECT_FALSE(byBytes.fits(message(std::string(101, 'x')))) << "it would pass maxBytes";
+  EXPECT_TRUE(byBytes.add(message(std::string(100, 'x'))));
+}
+
+TEST(BatchContainer, DelayedMessagesShareAnEntryOnlyWithinTheWindowAndNeverWithUndelayedOnes) {
+  BatchingOptions options;
+  options.delayedWindow = 10ms;
+  BatchContainer container(options);
+  container.add(message("a", 1'000'005));
+  EXPECT_FALSE(container.fits(message("plain"))) << "a delay applies to the whole entry";
+  EXPECT_TRUE(container.fits(message("b", 1'000'000)));
+  container.add(message("b", 1'000'000));
+  EXPECT_TRUE(container.fits(message("c", 1'000'010))) << "10 ms after the earliest";
+  EXPECT_FALSE(container.fits(message("d", 1'000'011))) << "11 ms after the earliest";
+  EXPECT_FALSE(container.fits(message("e", 999'994))) << "11 ms before the latest";
+  container.add(message("c", 1'000'010));
+  auto entry = container.take("");
+  ASSERT_TRUE(entry);
+  EXPECT_EQ(entry->deliverAtMs, 1'000'010u) << "the latest: none of them is delivered early";
+
+  BatchContainer plain(options);
+  plain.add(message("plain"));
+  EXPECT_FALSE(plain.fits(message("later", 5)));
+  EXPECT_FALSE(plain.take("")->deliverAtMs);
+}
+
+TEST(BatchContainer, KeyBasedBatchingKeepsOneBatchPerKeyAndTakesThemInOrderOfOpening) {
+  BatchingOptions options;
+  options.keyBased = true;
+  BatchContainer container(options);
+  container.add(message("k2-a", {}, "k2"));
+  container.add(message("k1-a", {}, "k1"));
+  container.add(message("k2-b", {}, "k2"));
+  container.add(message("none"));
+  EXPECT_EQ(container.messages(), 4u);
+  EXPECT_EQ(container.keyOf(message("x", {}, "k1")), "k:k1");
+  auto all = container.takeAll();
+  ASSERT_EQ(all.size(), 3u);
+  EXPECT_EQ(all[0].batch.size(), 2u) << "k2 opened first";
+  EXPECT_EQ(all[0].batch[1].payload, "k2-b");
+  EXPECT_EQ(all[1].batch[0].payload, "k1-a");
+  EXPECT_EQ(all[2].batch[0].payload, "none");
+  EXPECT_TRUE(container.empty());
+}
+
+TEST(BatchContainer, EachMessageOfTheEntryGetsTheEntryIdWithItsBatchIndex) {
+  BatchContainer container(BatchingOptions{});
+  std::vector<std::pair<Status, MessageId>> results(3);
+  for (int i = 0; i < 3; ++i) {
+    auto m = message("m" + std::to_string(i));
+    m.done = [&results, i](const Status& status, MessageId id) {
+      results[static_cast<std::size_t>(i)] = {status, id};
+    };
+    container.add(std::move(m));
+  }
+  auto entry = container.take("");
+  auto done = BatchContainer::completion(*entry, 2);
+  done({}, MessageId(40, 7, 2));
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_TRUE(results[static_cast<std::size_t>(i)].first.ok());
+    EXPECT_EQ(results[static_cast<std::size_t>(i)].second, MessageId(40, 7, 2, i, 3));
+  }
+  done(Status(errc::timeout, "no receipt"), MessageId());
+  EXPECT_EQ(results[1].first.code, errc::timeout) << "a failure reaches every message";
+}
+
+TEST(BatchContainer, TheEntryCarriesSequenceIdsAndUnpacksIntoTheMessagesSent) {
+  BatchContainer container(BatchingOptions{});
+  container.add(message("first"));
+  container.add(message("second"));
+  auto entry = container.take("");
+  auto encoded = BatchContainer::buildEntry(
+      *entry, 17, {.producerName = "p", .publishTimeMs = 5, .compression = proto::LZ4});
+  EXPECT_EQ(encoded.metadata.sequence_id(), 17u);
+  EXPECT_EQ(encoded.metadata.highest_sequence_id(), 18u);
+  EXPECT_EQ(encoded.metadata.num_messages_in_batch(), 2);
+  EXPECT_EQ(encoded.metadata.compression(), proto::LZ4);
+  proto::CommandMessage command;
+  command.mutable_message_id()->set_ledgerid(40);
+  command.mutable_message_id()->set_entryid(1);
+  protocol::UnpackedEntry unpacked;
+  auto status = protocol::unpackEntry(command, encoded.metadata, encoded.payload,
+                                      {.topic = "persistent://public/default/t"}, unpacked);
+  ASSERT_TRUE(status.ok()) << status.message;
+  ASSERT_EQ(unpacked.messages.size(), 2u);
+  EXPECT_EQ(unpacked.messages[0].data.payload, "first");
+  EXPECT_EQ(unpacked.messages[1].data.payload, "second");
+  EXPECT_EQ(unpacked.messages[1].data.properties.at("p"), "v");
+}
+
+TEST(BatchContainer, ABatchOfOneGoesOutAsAPlainMessage) {
+  BatchingOptions options;
+  options.delayedWindow = 10ms;
+  BatchContainer container(options);
+  container.add(message("alone", 123'456, "k"));
+  auto entry = container.take("");
+  auto encoded = BatchContainer::buildEntry(*entry, 9, {.producerName = "p", .publishTimeMs = 5});
+  EXPECT_FALSE(encoded.metadata.has_num_messages_in_batch());
+  EXPECT_EQ(encoded.metadata.sequence_id(), 9u);
+  EXPECT_EQ(encoded.metadata.deliver_at_time(), 123'456);
+  EXPECT_EQ(encoded.metadata.partition_key(), "k");
+  ASSERT_EQ(encoded.metadata.properties_size(), 1);
+  EXPECT_EQ(encoded.metadata.properties(0).value(), "v");
+  EXPECT_EQ(encoded.payload, "alone");
+  MessageId got;
+  auto done = [&got](const Status&, MessageId id) { got = id; };
+  OutgoingEntry one;
+  auto m = message("x");
+  m.done = done;
+  one.batch.push_back(std::move(m));
+  BatchContainer::completion(one, -1)({}, MessageId(40, 3));
+  EXPECT_EQ(got, MessageId(40, 3)) << "no batch index on a plain entry";
+}
+
+}  // namespace
+}  // namespace reconsume::detail::pulsar
