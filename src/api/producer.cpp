@@ -53,7 +53,7 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
     }
     completion->complete(detail::api::toErrorCode(status), id);
   };
-  if (!transaction) return impl->send(message, finish);
+  if (!transaction) return impl->send(std::move(message), finish);
   if (auto usable = transaction.impl()->usableWith(impl->client()); !usable.ok()) {
     return finish(usable, MessageId());
   }

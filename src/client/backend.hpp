@@ -53,6 +53,10 @@ class BackendProducer {
   // transaction, the message is stored as part of it (the topic is registered with the
   // transaction first).
   virtual void send(const OutgoingMessage& message, Callback<MessageId> done) = 0;
+  // The same for a message the caller gives up: a backend may take its payload, not copy it.
+  virtual void send(OutgoingMessage&& message, Callback<MessageId> done) {
+    send(static_cast<const OutgoingMessage&>(message), std::move(done));
+  }
   virtual void send(const OutgoingMessage& message,
                     const std::shared_ptr<BackendTransaction>& transaction,
                     Callback<MessageId> done) = 0;

@@ -104,7 +104,7 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
   return partitions_[roundRobin_++ % partitions_.size()].get();
 }
 
-void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done,
+void ProducerImpl::send(OutgoingMessage message, Callback<MessageId> done,
                         const std::shared_ptr<BackendTransaction>& transaction) {
   // Counted as it completes. Holds the series, not the producer: a send waiting for its receipt
   // must not keep the producer alive.
@@ -132,8 +132,9 @@ void ProducerImpl::send(const OutgoingMessage& message, Callback<MessageId> done
     limit->release(bytes);  // first: a handler that sends again finds the room
     done(status, id);
   };
-  if (transaction) return route(message)->send(message, transaction, std::move(sent));
-  route(message)->send(message, std::move(sent));
+  auto* partition = route(message);
+  if (transaction) return partition->send(message, transaction, std::move(sent));
+  partition->send(std::move(message), std::move(sent));
 }
 
 void ProducerImpl::close(Callback<> done) {

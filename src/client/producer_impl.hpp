@@ -25,8 +25,9 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   // Checks the message (delays), takes room for it (ProducerOptions::maxPendingMessages and
   // maxPendingBytes, ClientOptions::memoryLimit: it may wait for room on the caller's thread, see
   // send_limits.hpp), picks its partition and sends it — as part of `transaction` when one is
-  // given. The room is given back when the backend completes the send.
-  void send(const OutgoingMessage& message, Callback<MessageId> done,
+  // given. The room is given back when the backend completes the send. Pass the message as an
+  // rvalue and its payload is moved, not copied, on the way to the broker.
+  void send(OutgoingMessage message, Callback<MessageId> done,
             const std::shared_ptr<BackendTransaction>& transaction = nullptr);
   void close(Callback<> done) override;
 

@@ -21,6 +21,7 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
   ~EmbeddedProducer() override;
 
   const std::string& topic() const override { return topic_->name(); }
+  using client::BackendProducer::send;
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
   // Stored at once (the id is final) but dispatched only once the transaction commits.
   void send(const OutgoingMessage& message,

@@ -53,27 +53,62 @@ proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingMessage&
   return metadata;
 }
 
-void BatchBuilder::add(proto::SingleMessageMetadata metadata, std::string_view payload) {
-  metadata.set_payload_size(static_cast<std::int32_t>(payload.size()));
+std::string BatchBuilder::serializedMetadata(const OutgoingMessage& message) {
+  auto metadata = singleMetadata(message);
+  metadata.set_payload_size(static_cast<std::int32_t>(message.payload.size()));
+  return metadata.SerializeAsString();
+}
+
+void BatchBuilder::noteKeys(const std::optional<std::string>& key, bool keyIsBase64,
+                            const std::optional<std::string>& orderingKey) {
   const bool first = count_ == 0;
-  const auto key =
-      metadata.has_partition_key() ? std::optional(metadata.partition_key()) : std::nullopt;
-  const auto orderingKey =
-      metadata.has_ordering_key() ? std::optional(metadata.ordering_key()) : std::nullopt;
   share(sharedKey_, mixedKeys_, first, key);
   share(sharedOrderingKey_, mixedOrderingKeys_, first, orderingKey);
-  if (first) sharedKeyIsBase64_ = metadata.partition_key_b64_encoded();
-  if (metadata.partition_key_b64_encoded() != sharedKeyIsBase64_) mixedKeys_ = true;
-  if (metadata.has_sequence_id()) {
-    if (!firstSequenceId_) firstSequenceId_ = metadata.sequence_id();
-    lastSequenceId_ = metadata.sequence_id();
-  }
+  if (first) sharedKeyIsBase64_ = keyIsBase64;
+  if (keyIsBase64 != sharedKeyIsBase64_) mixedKeys_ = true;
+}
+
+void BatchBuilder::noteSequenceId(std::uint64_t sequenceId) {
+  if (!firstSequenceId_) firstSequenceId_ = sequenceId;
+  lastSequenceId_ = sequenceId;
+}
+
+void BatchBuilder::add(proto::SingleMessageMetadata metadata, std::string_view payload) {
+  metadata.set_payload_size(static_cast<std::int32_t>(payload.size()));
+  noteKeys(metadata.has_partition_key() ? std::optional(metadata.partition_key()) : std::nullopt,
+           metadata.partition_key_b64_encoded(),
+           metadata.has_ordering_key() ? std::optional(metadata.ordering_key()) : std::nullopt);
+  if (metadata.has_sequence_id()) noteSequenceId(metadata.sequence_id());
 
   const std::size_t size = metadata.ByteSizeLong();
   wire::appendU32(batch_, static_cast<std::uint32_t>(size));
   const std::size_t at = batch_.size();
   batch_.resize(at + size);
   metadata.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(batch_.data() + at));
+  batch_.append(payload);
+  ++count_;
+}
+
+void BatchBuilder::addSerialized(std::string_view metadata, std::uint64_t sequenceId,
+                                 std::string_view payload, const Keys& keys) {
+  static const std::optional<std::string> none;
+  noteKeys(keys.key ? *keys.key : none, keys.keyIsBase64,
+           keys.orderingKey ? *keys.orderingKey : none);
+  noteSequenceId(sequenceId);
+  // sequence_id (field 8, varint) after the other fields: protobuf reads fields in any order.
+  char field[11];
+  std::size_t length = 0;
+  field[length++] = static_cast<char>(8 << 3);
+  for (auto value = sequenceId;; value >>= 7) {
+    if (value < 0x80) {
+      field[length++] = static_cast<char>(value);
+      break;
+    }
+    field[length++] = static_cast<char>((value & 0x7f) | 0x80);
+  }
+  wire::appendU32(batch_, static_cast<std::uint32_t>(metadata.size() + length));
+  batch_.append(metadata);
+  batch_.append(field, length);
   batch_.append(payload);
   ++count_;
 }

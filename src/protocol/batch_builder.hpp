@@ -30,6 +30,22 @@ class BatchBuilder {
   // ordering key and event time; no sequence id yet and no payload size. A producer builds it on
   // the sender's thread and adds it with the sequence id once that is known.
   static proto::SingleMessageMetadata singleMetadata(const OutgoingMessage& message);
+  // The same, serialized, with payload_size set: what addSerialized() takes. A producer builds it
+  // on the sender's thread, so that its I/O thread only copies bytes.
+  static std::string serializedMetadata(const OutgoingMessage& message);
+
+  // The keys of a message, for the entry's shared key.
+  struct Keys {
+    const std::optional<std::string>* key = nullptr;
+    bool keyIsBase64 = false;
+    const std::optional<std::string>* orderingKey = nullptr;
+  };
+  // Adds a message from serializedMetadata() (without sequence id) and its payload, writing
+  // `sequenceId` into its metadata.
+  void addSerialized(std::string_view metadata, std::uint64_t sequenceId, std::string_view payload,
+                     const Keys& keys);
+  // Room for `bytes` more of batch payload, so that adding does not grow the buffer step by step.
+  void reserve(std::size_t bytes) { batch_.reserve(batch_.size() + bytes); }
 
   // Adds a message: its payload and its own properties, partition key (with the base64 flag),
   // ordering key and event time. Throws Error(errc::invalid_argument) when !canBatch(message).
@@ -51,6 +67,10 @@ class BatchBuilder {
                         std::optional<std::uint64_t> deliverAtMs = std::nullopt);
 
  private:
+  void noteKeys(const std::optional<std::string>& key, bool keyIsBase64,
+                const std::optional<std::string>& orderingKey);
+  void noteSequenceId(std::uint64_t sequenceId);
+
   std::string batch_;
   std::size_t count_{0};
   std::optional<std::uint64_t> firstSequenceId_, lastSequenceId_;

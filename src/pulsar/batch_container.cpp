@@ -3,21 +3,33 @@
 #include <algorithm>
 #include <memory>
 
+#include "PulsarApi.pb.h"
 #include "protocol/batch_builder.hpp"
 #include "protocol/compression.hpp"
 
 namespace reconsume::detail::pulsar {
 
-std::string BatchedMessage::key() const {
-  if (metadata.has_partition_key()) {
-    return (metadata.partition_key_b64_encoded() ? "b:" : "k:") + metadata.partition_key();
-  }
-  if (metadata.has_ordering_key()) return "o:" + metadata.ordering_key();
+BatchedMessage BatchedMessage::of(OutgoingMessage message, std::optional<std::uint64_t> deliverAtMs,
+                                  Callback<MessageId> done) {
+  BatchedMessage batched;
+  batched.metadata = protocol::BatchBuilder::serializedMetadata(message);
+  batched.payload = std::move(message.payload);
+  batched.key = std::move(message.key);
+  batched.orderingKey = std::move(message.orderingKey);
+  batched.keyIsBase64 = message.keyIsBase64;
+  batched.deliverAtMs = deliverAtMs;
+  batched.done = std::move(done);
+  return batched;
+}
+
+std::string BatchedMessage::batchKey() const {
+  if (key) return (keyIsBase64 ? "b:" : "k:") + *key;
+  if (orderingKey) return "o:" + *orderingKey;
   return {};
 }
 
 std::string BatchContainer::keyOf(const BatchedMessage& message) const {
-  return options_.keyBased ? message.key() : std::string();
+  return options_.keyBased ? message.batchKey() : std::string();
 }
 
 bool BatchContainer::fits(const BatchedMessage& message) const {
@@ -106,11 +118,12 @@ protocol::EncodedMessage plainMessage(BatchedMessage& message, std::uint64_t seq
                                       const protocol::SendContext& context) {
   protocol::EncodedMessage encoded;
   auto& metadata = encoded.metadata;
-  const auto& single = message.metadata;
+  proto::SingleMessageMetadata single;
+  single.ParseFromString(message.metadata);  // written by this process: it parses
   metadata.set_producer_name(context.producerName);
   metadata.set_sequence_id(sequenceId);
   metadata.set_publish_time(context.publishTimeMs);
-  *metadata.mutable_properties() = single.properties();
+  metadata.mutable_properties()->Swap(single.mutable_properties());
   if (single.has_partition_key()) metadata.set_partition_key(single.partition_key());
   if (single.partition_key_b64_encoded()) metadata.set_partition_key_b64_encoded(true);
   if (single.has_ordering_key()) metadata.set_ordering_key(single.ordering_key());
@@ -135,10 +148,13 @@ protocol::EncodedMessage BatchContainer::buildEntry(OutgoingEntry& entry,
     return plainMessage(entry.batch.front(), firstSequenceId, entry.deliverAtMs, context);
   }
   protocol::BatchBuilder builder;
+  std::size_t bytes = 0;
+  for (const auto& message : entry.batch) bytes += message.bytes();
+  builder.reserve(bytes);
   auto sequenceId = firstSequenceId;
-  for (auto& message : entry.batch) {
-    message.metadata.set_sequence_id(sequenceId++);
-    builder.add(std::move(message.metadata), message.payload);
+  for (const auto& message : entry.batch) {
+    builder.addSerialized(message.metadata, sequenceId++, message.payload,
+                          {&message.key, message.keyIsBase64, &message.orderingKey});
   }
   return builder.finish(context, entry.deliverAtMs);
 }

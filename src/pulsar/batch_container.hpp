@@ -21,7 +21,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include "PulsarApi.pb.h"
 #include "common/callback.hpp"
 #include "protocol/outgoing.hpp"
 #include "reconsume/message.hpp"
@@ -31,15 +30,21 @@ namespace reconsume::detail::pulsar {
 
 // One message on its way into a batch.
 struct BatchedMessage {
-  proto::SingleMessageMetadata metadata;  // without sequence id (batch_builder.hpp)
+  std::string metadata;  // BatchBuilder::serializedMetadata: without sequence id
   std::string payload;
+  std::optional<std::string> key, orderingKey;
+  bool keyIsBase64{false};
   std::optional<std::uint64_t> deliverAtMs;  // epoch ms; only with a delayedWindow
   Callback<MessageId> done;
 
-  // Its share of the entry: size prefix, metadata and payload.
-  std::size_t bytes() const { return 4 + metadata.ByteSizeLong() + payload.size(); }
-  // The batch key it belongs to under key-based batching.
-  std::string key() const;
+  // Built on the sender's thread; the payload is moved, not copied.
+  static BatchedMessage of(OutgoingMessage message, std::optional<std::uint64_t> deliverAtMs,
+                           Callback<MessageId> done);
+
+  // Its share of the entry at most: size prefix, metadata with a sequence id, payload.
+  std::size_t bytes() const { return 4 + metadata.size() + 11 + payload.size(); }
+  // The batch it belongs to under key-based batching: its partition key, else ordering key.
+  std::string batchKey() const;
 };
 
 // What the send queue holds until a sequence id is given: one message, encoded already, or the

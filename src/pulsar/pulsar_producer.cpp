@@ -145,6 +145,11 @@ protocol::SendContext PulsarProducer::entryContext() const {
   return context;
 }
 
+void PulsarProducer::send(OutgoingMessage&& message, Callback<MessageId> done) {
+  if (batches(message)) return sendBatched(std::move(message), std::move(done));
+  send(static_cast<const OutgoingMessage&>(message), std::move(done));
+}
+
 void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
   if (batches(message)) return sendBatched(message, std::move(done));
   protocol::EncodedMessage encoded;

@@ -49,6 +49,7 @@ class PulsarProducer final : public client::BackendProducer,
 
   const std::string& topic() const override { return options_.topic; }
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
+  void send(OutgoingMessage&& message, Callback<MessageId> done) override;
   // Registers the topic with the transaction first (once per transaction), then queues the
   // message like any other, its metadata and SEND carrying the transaction's id. A message sent
   // outside the transaction meanwhile may overtake it.
@@ -81,7 +82,7 @@ class PulsarProducer final : public client::BackendProducer,
   Status encodeOutgoing(const OutgoingMessage& message, protocol::EncodedMessage& out) const;
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
   bool batches(const OutgoingMessage& message) const;
-  void sendBatched(const OutgoingMessage& message, Callback<MessageId> done);
+  void sendBatched(OutgoingMessage message, Callback<MessageId> done);
   void addToBatch(BatchedMessage message);
   void writeBatch(std::optional<OutgoingEntry> entry);
   void flushBatches();

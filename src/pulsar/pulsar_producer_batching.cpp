@@ -1,7 +1,6 @@
 // PulsarProducer: the batching half of sending (BatchContainer holds the open batches).
 #include <boost/asio/post.hpp>
 
-#include "protocol/batch_builder.hpp"
 #include "pulsar/pulsar_producer.hpp"
 
 namespace reconsume::detail::pulsar {
@@ -26,22 +25,22 @@ bool PulsarProducer::batches(const OutgoingMessage& message) const {
   return true;
 }
 
-void PulsarProducer::sendBatched(const OutgoingMessage& message, Callback<MessageId> done) {
+void PulsarProducer::sendBatched(OutgoingMessage message, Callback<MessageId> done) {
   if (closed_) {
     return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
   }
+  std::optional<std::uint64_t> deliverAtMs;
+  if (message.deliverAt) {
+    deliverAtMs = epochMillisOf(*message.deliverAt);
+  } else if (message.deliverAfter) {
+    deliverAtMs = epochMillisOf(std::chrono::system_clock::now()) +
+                  static_cast<std::uint64_t>(message.deliverAfter->count());
+  }
   BatchedMessage batched;
   try {
-    batched.metadata = protocol::BatchBuilder::singleMetadata(message);
+    batched = BatchedMessage::of(std::move(message), deliverAtMs, nullptr);
   } catch (...) {
     return done(Status::fromException(std::current_exception()), MessageId());
-  }
-  batched.payload = message.payload;
-  if (message.deliverAt) {
-    batched.deliverAtMs = epochMillisOf(*message.deliverAt);
-  } else if (message.deliverAfter) {
-    batched.deliverAtMs = epochMillisOf(std::chrono::system_clock::now()) +
-                          static_cast<std::uint64_t>(message.deliverAfter->count());
   }
   batched.done = std::move(done);
   asio::post(strand_, [self = shared_from_this(), batched = std::move(batched)]() mutable {

@@ -140,20 +140,23 @@ void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingMessage outgoin
                                  " failed: " + status.message));
   };
   producer->get([consumer = consumer_, message, outgoing = std::move(outgoing), publishFailed,
-                 done](const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
+                 done](const Status& status,
+                       std::shared_ptr<client::ProducerImpl> producer) mutable {
     if (!status.ok()) return publishFailed(status);
-    producer->send(outgoing, [consumer, message, publishFailed, done, target = producer->topic()](
+    // get() calls this once: the copy's payload moves on to the producer.
+    producer->send(
+        std::move(outgoing), [consumer, message, publishFailed, done, target = producer->topic()](
                                  const Status& sent, const MessageId& id) {
-      if (!sent.ok()) return publishFailed(sent);
-      consumer->acknowledge(message, [message, done, target, id](const Status& acked) {
-        if (acked.ok() || acked.code == errc::closed) return done(acked);
-        // The copy is stored: calling again would start a second chain (SPEC.md section 1).
-        done(Status(errc::acknowledgement_unconfirmed,
-                    "message " + message.id().toString() + " is stored in " + target + " as " +
-                        id.toString() +
-                        ", but its acknowledgement was not confirmed: " + acked.message));
-      });
-    });
+          if (!sent.ok()) return publishFailed(sent);
+          consumer->acknowledge(message, [message, done, target, id](const Status& acked) {
+            if (acked.ok() || acked.code == errc::closed) return done(acked);
+            // The copy is stored: calling again would start a second chain (SPEC.md section 1).
+            done(Status(errc::acknowledgement_unconfirmed,
+                        "message " + message.id().toString() + " is stored in " + target + " as " +
+                            id.toString() +
+                            ", but its acknowledgement was not confirmed: " + acked.message));
+          });
+        });
   });
 }
 

@@ -2,7 +2,6 @@
 // message gets from the entry's receipt, and the entry's bytes as Pulsar's consumers read them.
 #include <gtest/gtest.h>
 
-#include "protocol/batch_builder.hpp"
 #include "protocol/entry_unpacker.hpp"
 #include "pulsar/batch_container.hpp"
 
@@ -17,12 +16,7 @@ BatchedMessage message(std::string payload, std::optional<std::uint64_t> deliver
   outgoing.payload = std::move(payload);
   outgoing.key = std::move(key);
   outgoing.properties["p"] = "v";
-  BatchedMessage batched;
-  batched.metadata = protocol::BatchBuilder::singleMetadata(outgoing);
-  batched.payload = outgoing.payload;
-  batched.deliverAtMs = deliverAtMs;
-  batched.done = [](const Status&, MessageId) {};
-  return batched;
+  return BatchedMessage::of(std::move(outgoing), deliverAtMs, [](const Status&, MessageId) {});
 }
 
 TEST(BatchContainer, ABatchIsFullAtMaxMessagesOrMaxBytes) {
