@@ -52,8 +52,9 @@ struct ConsumerOptions {
   // this window of each other share one entry on the retry topic, delivered at the latest of
   // their times — never early, at most this much late. Fewer entries let the broker retry
   // several times faster. 0: each retry copy is its own entry (as the Java and Go clients write
-  // them); both forms are read by every client. Dead letters are batched like any producer's
-  // messages. Not used with transactionalRetry (each move is its own transaction).
+  // them); both forms are read by every client. Dead letters are never batched (the dead-letter
+  // tools purge them one by one). Not used with transactionalRetry (each move is its own
+  // transaction).
   std::chrono::milliseconds retryBatchingWindow{10};
   // Poison messages: a message the broker delivered more than this many times (negative
   // acknowledgements, ack timeouts, consumer crashes) goes to the dead-letter topic with

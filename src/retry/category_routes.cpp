@@ -17,6 +17,7 @@ CategoryRoutes::CategoryRoutes(const ConsumerOptions& options,
     ProducerOptions producer;
     producer.topic = *category.deadLetterTopic;
     producer.initialSubscription = options.deadLetterSubscription;
+    producer.batching = deadLetterBatching();
     deadLettersByTopic_.emplace(*category.deadLetterTopic,
                                 std::make_shared<LazyProducer>(client, producer));
   }

@@ -12,6 +12,16 @@
 
 namespace reconsume::detail::retry {
 
+// Dead letters are written one entry each (SPEC.md section 11): the dead-letter tools replay and
+// purge them one by one, and Pulsar counts a message of a batch entry as acknowledged only once
+// the whole entry is, so a purged dead letter would linger until its neighbours went too. Dead
+// letters are rare; their publishing speed does not matter.
+inline BatchingOptions deadLetterBatching() {
+  BatchingOptions batching;
+  batching.enabled = false;
+  return batching;
+}
+
 class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
  public:
   LazyProducer(std::shared_ptr<client::ClientImpl> client, ProducerOptions options)

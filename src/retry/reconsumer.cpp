@@ -15,6 +15,7 @@ std::shared_ptr<LazyProducer> deadLetterProducer(const std::shared_ptr<client::C
   options.topic = topics.deadLetterTopic;
   // Created with the topic, so dead letters are kept until someone replays or purges them.
   options.initialSubscription = topics.deadLetterSubscription;
+  options.batching = deadLetterBatching();
   return std::make_shared<LazyProducer>(client, options);
 }
 

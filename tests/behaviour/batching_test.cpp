@@ -1,6 +1,7 @@
 // Batching (SPEC.md section 11) as a user sees it, on every backend: sends made together complete
 // each with its own id and arrive in order, whole; retry copies due close together (retry
-// batching) are none of them early and none lost, each with its own properties.
+// batching) are none of them early and none lost, each with its own properties; dead letters are
+// never batched.
 #include <boost/asio/use_future.hpp>
 #include <future>
 #include <map>
@@ -101,6 +102,26 @@ TEST_P(Batching, RetryCopiesDueTogetherAreNeitherEarlyNorLost) {
   }
   expectNothing(consumer);
   EXPECT_EQ(admin().backlog(*consumer.retryTopic(), "sub"), 0);
+}
+
+TEST_P(Batching, DeadLettersAreWrittenOneEntryEachSoThatTheyArePurgedOneByOne) {
+  auto topic = uniqueTopic("dead-unbatched");
+  auto consumer =
+      client().subscribe(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1s"))));
+  auto producer = client().createProducer(topic);
+  constexpr int kCount = 5;
+  for (int i = 0; i < kCount; ++i) producer.send("d" + std::to_string(i));
+  std::vector<std::future<void>> moved;
+  for (int i = 0; i < kCount; ++i) {
+    moved.push_back(
+        consumer.asyncDeadLetter(receiveNow(consumer), "poison", boost::asio::use_future));
+  }
+  for (auto& done : moved) done.get();
+  auto deadLetters = readAll(*consumer.deadLetterTopic());
+  ASSERT_EQ(deadLetters.size(), static_cast<std::size_t>(kCount));
+  for (const auto& dead : deadLetters) {
+    EXPECT_EQ(dead.id().batchIndex(), -1) << dead.id().toString() << " shares an entry";
+  }
 }
 
 TEST_P(Batching, BadBatchingSettingsAreRefusedNamingTheSetting) {
