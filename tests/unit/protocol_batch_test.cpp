@@ -93,34 +93,6 @@ TEST(BatchBuilder, PutsASharedKeyOnTheEntryForKeySharedDispatch) {
   EXPECT_EQ(builder.bytes(), 0u);
 }
 
-TEST(BatchBuilder, SerializedMetadataMakesTheSameBytesAsTheObjectForm) {
-  // A producer serializes each message's metadata on the sender's thread and adds the sequence id
-  // later; the entry must be byte for byte what the object form writes (sequence id included).
-  auto first = threeMessageBatch();
-  BatchBuilder serialized;
-  OutgoingMessage a{.payload = "first", .key = "k1", .orderingKey = "o1"};
-  a.properties = {{"RECONSUMETIMES", "1"}};
-  a.eventTime = std::chrono::system_clock::time_point(1'600'000'000'001ms);
-  OutgoingMessage b{.payload = "second", .key = "azI=", .keyIsBase64 = true};
-  b.properties = {{"color", "blue"}, {"size", "L"}};
-  OutgoingMessage c{.payload = ""};
-  std::uint64_t sequenceId = 100;
-  for (auto* m : {&a, &b, &c}) {
-    serialized.addSerialized(BatchBuilder::serializedMetadata(*m), sequenceId++, m->payload,
-                             {&m->key, m->keyIsBase64, &m->orderingKey});
-  }
-  auto second = serialized.finish(batchContext());
-  EXPECT_EQ(second.payload, first.payload);
-  EXPECT_EQ(second.metadata.SerializeAsString(), first.metadata.SerializeAsString());
-  // A sequence id that needs several varint bytes still reads back.
-  BatchBuilder big;
-  big.addSerialized(BatchBuilder::serializedMetadata(c), 1ull << 40, "", {});
-  auto entry = big.finish(batchContext());
-  EXPECT_EQ(entry.metadata.sequence_id(), 1ull << 40);
-  UnpackedEntry out = unpack(delivery(), entry);
-  ASSERT_EQ(out.messages.size(), 1u);
-}
-
 TEST(BatchBuilder, RefusesDelayedMessages) {
   BatchBuilder builder;
   OutgoingMessage delayed{.payload = "later"};
