@@ -29,4 +29,10 @@ inline std::chrono::system_clock::time_point fromEpochMillis(std::uint64_t ms) {
       std::min<std::uint64_t>(ms, static_cast<std::uint64_t>(INT64_MAX))));
 }
 
+// The other way: a time point as Pulsar's unsigned epoch milliseconds (0 before the epoch).
+inline std::uint64_t toEpochMillis(std::chrono::system_clock::time_point at) {
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+  return ms < 0 ? 0 : static_cast<std::uint64_t>(ms);
+}
+
 }  // namespace reconsume::detail

@@ -2,6 +2,7 @@
 
 #include <boost/asio/post.hpp>
 
+#include "common/epoch_time.hpp"
 #include "common/topic_name.hpp"
 #include "protocol/commands.hpp"
 #include "protocol/compression.hpp"
@@ -13,16 +14,6 @@
 namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
-
-namespace {
-
-std::uint64_t epochMillis() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
-}
-
-}  // namespace
 
 PulsarProducer::PulsarProducer(std::shared_ptr<Network> network, ProducerOptions options)
     : network_(std::move(network)),
@@ -128,7 +119,8 @@ Status PulsarProducer::encodeOutgoing(const OutgoingMessage& message,
   // Compression is the expensive part: done here, on the caller's thread.
   try {
     protocol::SendContext context;
-    context.publishTimeMs = epochMillis();  // the broker's clock is the system's
+    context.publishTimeMs =
+        toEpochMillis(std::chrono::system_clock::now());  // the broker's clock is the system's
     context.compression = protocol::toProto(options_.compression);
     out = protocol::encodeMessage(message, context);
   } catch (...) {
@@ -140,7 +132,7 @@ Status PulsarProducer::encodeOutgoing(const OutgoingMessage& message,
 protocol::SendContext PulsarProducer::entryContext() const {
   protocol::SendContext context;
   context.producerName = name_;
-  context.publishTimeMs = epochMillis();
+  context.publishTimeMs = toEpochMillis(std::chrono::system_clock::now());
   context.compression = protocol::toProto(options_.compression);
   return context;
 }

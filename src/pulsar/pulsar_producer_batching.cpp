@@ -1,6 +1,7 @@
 // PulsarProducer: the batching half of sending (BatchContainer holds the open batches).
 #include <boost/asio/post.hpp>
 
+#include "common/epoch_time.hpp"
 #include "pulsar/pulsar_producer.hpp"
 
 namespace reconsume::detail::pulsar {
@@ -8,11 +9,6 @@ namespace reconsume::detail::pulsar {
 namespace asio = boost::asio;
 
 namespace {
-
-std::uint64_t epochMillisOf(std::chrono::system_clock::time_point at) {
-  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
-  return ms < 0 ? 0 : static_cast<std::uint64_t>(ms);
-}
 
 // Room kept below the broker's maximum message size for the entry's own metadata.
 constexpr std::size_t kEntryOverhead = 1024;
@@ -31,9 +27,9 @@ void PulsarProducer::sendBatched(OutgoingMessage message, Callback<MessageId> do
   }
   std::optional<std::uint64_t> deliverAtMs;
   if (message.deliverAt) {
-    deliverAtMs = epochMillisOf(*message.deliverAt);
+    deliverAtMs = toEpochMillis(*message.deliverAt);
   } else if (message.deliverAfter) {
-    deliverAtMs = epochMillisOf(std::chrono::system_clock::now()) +
+    deliverAtMs = toEpochMillis(std::chrono::system_clock::now()) +
                   static_cast<std::uint64_t>(message.deliverAfter->count());
   }
   BatchedMessage batched;
