@@ -214,7 +214,22 @@ TxnResponse decodeTxnResponse(const proto::CommandAddSubscriptionToTxnResponse& 
 }
 
 TxnResponse decodeTxnResponse(const proto::CommandEndTxnResponse& response) {
-  return decodeTxnAnswer(Type::END_TXN_RESPONSE, response);
+  auto decoded = decodeTxnAnswer(Type::END_TXN_RESPONSE, response);
+  if (errorOf(response, kErrorField) == proto::InvalidTxnStatus) {
+    decoded.ended = endedAccordingTo(response.message());
+  }
+  return decoded;
+}
+
+std::optional<proto::TxnAction> endedAccordingTo(std::string_view brokerMessage) {
+  constexpr std::string_view kIsIn = "it is in ";
+  const auto at = brokerMessage.rfind(kIsIn);
+  if (at == std::string_view::npos) return std::nullopt;
+  auto rest = brokerMessage.substr(at + kIsIn.size());
+  auto status = rest.substr(0, rest.find(' '));
+  if (status == "COMMITTED") return proto::COMMIT;
+  if (status == "ABORTED") return proto::ABORT;
+  return std::nullopt;
 }
 
 TxnResponse decodeTxnResponse(const proto::CommandAckResponse& response) {

@@ -33,7 +33,8 @@
 // A broker whose transactions are disabled answers every request here with a plain ERROR
 // (NotAllowedError, "Transactions are not enabled."): serverError() handles that one. An END_TXN
 // sent again after its answer was lost may get TransactionNotFound although the first one took
-// effect: the coordinator forgets a transaction once it has ended.
+// effect: the coordinator forgets a transaction once it has ended. Just before it forgets, it
+// answers InvalidTxnStatus "... but it is in COMMITTED status": TxnResponse::ended says so.
 //
 // Thread safety: pure functions.
 #pragma once
@@ -101,6 +102,10 @@ struct TxnResponse {
   // ACK_RESPONSE outside a transaction.
   std::optional<TxnId> txn;
   reconsume::detail::Status status;  // ok, or why not (the table above)
+  // A failed END_TXN_RESPONSE whose InvalidTxnStatus says the transaction is committed or
+  // aborted already (an earlier END_TXN ended it): how it ended. Unset otherwise, and for a
+  // transaction still being ended (COMMITTING, ABORTING).
+  std::optional<proto::TxnAction> ended;
 
   bool ok() const { return status.ok(); }
 };
@@ -112,6 +117,12 @@ bool isTxnResponse(proto::BaseCommand::Type type) noexcept;
 // Any command: nullopt unless isTxnResponse(command.type()). Total: whatever the command holds,
 // the answer is a TxnResponse whose status says what was wrong with it.
 std::optional<TxnResponse> decodeTxnResponse(const proto::BaseCommand& command);
+
+// How the transaction has ended according to the message of an InvalidTxnStatus answer (Pulsar's
+// coordinator writes "Expect Txn `(0,7)` to be in COMMITTING status but it is in COMMITTED
+// status"; the last status named is the transaction's): COMMIT for COMMITTED, ABORT for ABORTED,
+// nullopt for any other status or text.
+std::optional<proto::TxnAction> endedAccordingTo(std::string_view brokerMessage);
 
 // The same for one response body each.
 TxnResponse decodeTxnResponse(const proto::CommandTcClientConnectResponse& response);

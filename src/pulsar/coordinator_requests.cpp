@@ -97,6 +97,15 @@ bool CoordinatorRequests::anyWaiting() const {
 Status endTxnStatus(proto::TxnAction action, const TxnId& txn,
                     const CoordinatorRequests::Outcome& outcome) {
   const auto& status = outcome.status;
+  if (outcome.ended == action) return {};
+  if (outcome.ended) {
+    return Status(errc::transaction_not_found,
+                  "transaction " + txn.toString() + " is " +
+                      (*outcome.ended == proto::COMMIT ? "committed" : "aborted") +
+                      " already, so it cannot be " +
+                      (action == proto::COMMIT ? "committed" : "aborted") + " (" + status.message +
+                      ")");
+  }
   if (status.code != errc::transaction_not_found || !outcome.lostAnswer) return status;
   const std::string lost = "the answer to the first END_TXN(" +
                            std::string(action == proto::COMMIT ? "COMMIT" : "ABORT") +

@@ -38,6 +38,8 @@ class CoordinatorRequests {
     std::optional<TxnId> txn;  // the transaction NEW_TXN opened
     // Set when an earlier attempt was written and its answer lost: why.
     std::optional<std::string> lostAnswer;
+    // END_TXN refused because the transaction has ended already: how (TxnResponse::ended).
+    std::optional<proto::TxnAction> ended;
 
     static Outcome failed(Status status) {
       Outcome outcome;
@@ -92,7 +94,9 @@ class CoordinatorRequests {
 // may have ended the transaction (a coordinator forgets a transaction once it ended it), so
 // after a COMMIT the outcome is unknown — committed, or aborted by the timeout — and after an
 // ABORT the transaction is aborted either way. Both stay transaction_not_found, with a text that
-// says which. Everything else passes through.
+// says which. A refusal that says the transaction has ended already (Outcome::ended) is success
+// when it ended as asked (an earlier END_TXN, whose answer was lost, did it) and
+// transaction_not_found saying how it ended otherwise. Everything else passes through.
 Status endTxnStatus(proto::TxnAction action, const TxnId& txn,
                     const CoordinatorRequests::Outcome& outcome);
 

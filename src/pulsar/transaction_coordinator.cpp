@@ -168,11 +168,12 @@ void TransactionCoordinator::onAnswer(std::uint64_t id, std::uint64_t generation
   }
   if (error == proto::NotAllowedError) return complete(id, transactionsNotEnabled(status));
   if (status.code == errc::timeout) return complete(id, timedOut(*request));
-  std::optional<TxnId> txn;
-  if (status.ok()) {
-    if (auto decoded = protocol::decodeTxnResponse(response.command)) txn = decoded->txn;
+  Outcome outcome{status, std::nullopt, std::nullopt};
+  if (auto decoded = protocol::decodeTxnResponse(response.command)) {
+    if (status.ok()) outcome.txn = decoded->txn;
+    outcome.ended = decoded->ended;
   }
-  complete(id, status, txn);
+  complete(id, std::move(outcome));
 }
 
 void TransactionCoordinator::attemptLost(std::uint64_t generation, const Status& why,
@@ -189,11 +190,16 @@ void TransactionCoordinator::attemptLost(std::uint64_t generation, const Status&
   connect();
 }
 
-void TransactionCoordinator::complete(std::uint64_t id, Status status, std::optional<TxnId> txn) {
+void TransactionCoordinator::complete(std::uint64_t id, Status status) {
+  complete(id, Outcome{std::move(status), std::nullopt, std::nullopt});
+}
+
+void TransactionCoordinator::complete(std::uint64_t id, Outcome outcome) {
   auto request = requests_.take(id);
   if (!request) return;
   armDeadline();
-  request->done(Outcome{std::move(status), txn, request->lostAnswer});
+  outcome.lostAnswer = request->lostAnswer;
+  request->done(outcome);
 }
 
 void TransactionCoordinator::failAll(const Status& why) {

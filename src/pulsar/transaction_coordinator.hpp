@@ -57,7 +57,8 @@ class TransactionCoordinator : public std::enable_shared_from_this<TransactionCo
   void write(std::uint64_t id);
   void onAnswer(std::uint64_t id, std::uint64_t generation, Response response);
   void attemptLost(std::uint64_t generation, const Status& why, bool notServed);
-  void complete(std::uint64_t id, Status status, std::optional<TxnId> txn = {});
+  void complete(std::uint64_t id, Status status);
+  void complete(std::uint64_t id, Outcome outcome);
   void failAll(const Status& why);
   Status timedOut(const CoordinatorRequests::Request& request) const;
   void armDeadline();

@@ -25,29 +25,31 @@ std::string listed(const std::vector<int>& ids) {
 
 // After a SIGKILL the standalone's bookie keeps re-registering itself (its old registration
 // lingers in the metadata store), which costs a core and now and then fails a write with "Not
-// enough non-faulty bookies"; a clean restart ends that for the tests that come next.
-struct CleanRestartAfterKills {
-  bool killed;
-  ~CleanRestartAfterKills() {
-    if (!killed) return;
-    if (!waitForOtherTests(std::chrono::minutes(30))) {
-      ADD_FAILURE() << "another test kept using the broker: not restarted cleanly";
-      return;
-    }
-    if (!pulsarScript("stop") || !pulsarScript("start")) {
-      ADD_FAILURE() << "the broker did not restart cleanly after the fault run";
-    }
+// enough non-faulty bookies"; a clean restart ends that for the tests that come next. It comes
+// before the checks, so that the figures and any failure are the last lines of a long log.
+void restartCleanly() {
+  if (!waitForOtherTests(std::chrono::minutes(30))) {
+    ADD_FAILURE() << "another test kept using the broker: not restarted cleanly";
+    return;
   }
-};
+  if (!pulsarScript("stop") || !pulsarScript("start")) {
+    ADD_FAILURE() << "the broker did not restart cleanly after the fault run";
+  }
+}
 
 void runAndCheck(Mode mode) {
   auto config = Config::fromEnvironment(mode);
-  CleanRestartAfterKills restart{config.kills > 0};
   Figures figures;
+  std::string stopped;
   try {
     figures = run(config);
   } catch (const std::exception& e) {
-    FAIL() << "the fault run stopped: " << e.what();
+    stopped = e.what();
+  }
+  if (config.kills > 0) restartCleanly();
+  if (!stopped.empty()) FAIL() << "the fault run stopped: " << stopped;
+  for (const auto& trace : figures.duplicateTraces) {
+    std::printf("[ fault-run ] duplicated %s\n", trace.c_str());
   }
   std::printf("%s\n", figures.line().c_str());
   std::string byCall;
@@ -64,9 +66,6 @@ void runAndCheck(Mode mode) {
   EXPECT_TRUE(figures.settled) << "left unacknowledged: " << figures.inputBacklog
                                << " on the input topic, " << figures.retryBacklog
                                << " on the retry topic";
-  for (const auto& trace : figures.duplicateTraces) {
-    std::printf("[ fault-run ] duplicated %s\n", trace.c_str());
-  }
   if (mode == Mode::transactional) {
     EXPECT_EQ(figures.duplicates, 0u)
         << "duplicate final outcomes, the first ids: " << listed(figures.duplicated);

@@ -232,6 +232,44 @@ TEST(TxnResponses, AnswersRoundTripThroughFrames) {
   }
 }
 
+// A repeated END_TXN that reaches the coordinator just after the first one ended the
+// transaction, and before the coordinator forgot it, is refused with the transaction's status.
+TEST(TxnResponses, AnEndTxnRefusedBecauseTheTransactionEndedSaysHow) {
+  proto::CommandEndTxnResponse response;
+  response.set_request_id(9);
+  response.set_txnid_most_bits(0);
+  response.set_txnid_least_bits(7231);
+  response.set_error(proto::InvalidTxnStatus);
+  response.set_message(
+      "Expect Txn `(0,7231)` to be in COMMITTING status but it is in COMMITTED status");
+  auto decoded = decodeTxnResponse(response);
+  EXPECT_EQ(decoded.status.code, errc::transaction_not_found);
+  EXPECT_EQ(decoded.ended, proto::COMMIT);
+
+  response.set_message(
+      "Expect Txn `(0,7231)` to be in ABORTING status but it is in ABORTED status");
+  EXPECT_EQ(decodeTxnResponse(response).ended, proto::ABORT);
+  // Still being ended, or a text this library cannot read: nothing is known.
+  response.set_message("Expect Txn `(0,7231)` to be in OPEN status but it is in COMMITTING status");
+  EXPECT_FALSE(decodeTxnResponse(response).ended);
+  response.set_message("");
+  EXPECT_FALSE(decodeTxnResponse(response).ended);
+  // Another error with the same words is not a transaction status.
+  response.set_error(proto::TransactionNotFound);
+  response.set_message("it is in COMMITTED status");
+  EXPECT_FALSE(decodeTxnResponse(response).ended);
+}
+
+TEST(TxnResponses, EndedAccordingToReadsTheLastStatusNamed) {
+  EXPECT_EQ(endedAccordingTo("but it is in COMMITTED status"), proto::COMMIT);
+  EXPECT_EQ(endedAccordingTo("but it is in ABORTED status"), proto::ABORT);
+  EXPECT_EQ(endedAccordingTo("it is in COMMITTED status, and now it is in OPEN status"),
+            std::nullopt);
+  EXPECT_EQ(endedAccordingTo("it is in COMMITTEDX status"), std::nullopt);
+  EXPECT_EQ(endedAccordingTo("it is in "), std::nullopt);
+  EXPECT_EQ(endedAccordingTo("COMMITTED"), std::nullopt);
+}
+
 TEST(TxnResponses, OtherCommandsAreNotTransactionResponses) {
   proto::BaseCommand error;
   error.set_type(Type::ERROR);

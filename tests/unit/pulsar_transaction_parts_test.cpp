@@ -132,6 +132,34 @@ TEST(PulsarEndTxnStatus, EverythingElsePassesThrough) {
             make_error_code(errc::transaction_conflict));
 }
 
+// The first END_TXN(COMMIT)'s answer was lost and the one sent again finds the transaction
+// committed (Pulsar 4.0.8 answered so in a fault run): the commit succeeded.
+TEST(PulsarEndTxnStatus, ARefusalSayingTheTransactionEndedAsAskedIsSuccess) {
+  CoordinatorRequests::Outcome committed{
+      Status(errc::transaction_not_found,
+             "END_TXN request 9 for transaction (0,42): broker error InvalidTxnStatus: Expect Txn "
+             "`(0,42)` to be in COMMITTING status but it is in COMMITTED status"),
+      std::nullopt, "lost", proto::COMMIT};
+  EXPECT_TRUE(endTxnStatus(proto::COMMIT, {0, 42}, committed).ok());
+  committed.lostAnswer.reset();  // the answer of an earlier commit() was lost
+  EXPECT_TRUE(endTxnStatus(proto::COMMIT, {0, 42}, committed).ok());
+
+  auto abort = endTxnStatus(proto::ABORT, {0, 42}, committed);
+  EXPECT_EQ(abort.code, make_error_code(errc::transaction_not_found));
+  EXPECT_NE(abort.message.find("transaction (0,42) is committed already, so it cannot be aborted"),
+            std::string::npos)
+      << abort.message;
+
+  CoordinatorRequests::Outcome aborted{Status(errc::transaction_not_found, "x"), std::nullopt,
+                                       std::nullopt, proto::ABORT};
+  EXPECT_TRUE(endTxnStatus(proto::ABORT, {0, 42}, aborted).ok());
+  auto commit = endTxnStatus(proto::COMMIT, {0, 42}, aborted);
+  EXPECT_EQ(commit.code, make_error_code(errc::transaction_not_found));
+  EXPECT_NE(commit.message.find("is aborted already, so it cannot be committed (x)"),
+            std::string::npos)
+      << commit.message;
+}
+
 TEST(PulsarServerErrorIn, ReadsErrorsFromPlainErrorsAndTransactionAnswers) {
   proto::BaseCommand error;
   error.set_type(proto::BaseCommand::ERROR);
