@@ -2,7 +2,9 @@
 // against a service URL, and what it costs the client. Three phases, each timed on its own:
 //
 //   publish         N messages of S bytes through one producer, `--window` sends in flight;
-//   consume + ack   the same N received by one consumer and acknowledged (async, confirmed);
+//   consume + ack   the same N received by one consumer and acknowledged (async; grouped for
+//                   --ack-group-time, 100 ms by default without receipts, as the Java client's
+//                   defaults acknowledge; 0: each confirmed, this library's default);
 //   reconsumeLater  N fresh messages received and sent to the retry topic (async, confirmed:
 //                   the retry message stored and the original acknowledged). The delay is one
 //                   hour, so nothing comes back while it runs. --transactional: in the
@@ -46,6 +48,7 @@ struct PerfOptions {
   int ioThreads = 1;
   bool transactional = false;
   bool batching = true;
+  int ackGroupMs = 100;  // ConsumerOptions::acknowledgmentGroupTime of the consume + ack phase
   bool json = false;
   std::string timeout = "30s";  // connecting, and a wait for the next message
 };
@@ -185,6 +188,7 @@ int runPerf(const PerfOptions& options) {
     consumerOptions.topics = {topic};
     consumerOptions.subscription = "perf";
     consumerOptions.initialPosition = InitialPosition::earliest;
+    consumerOptions.acknowledgmentGroupTime = std::chrono::milliseconds(options.ackGroupMs);
     auto consumer = client.subscribe(consumerOptions);
     ProducerOptions producerOptions;
     producerOptions.topic = topic;
@@ -272,6 +276,11 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
       ->transform(
           CLI::CheckedTransformer(std::map<std::string, bool>{{"on", true}, {"off", false}}))
       ->default_str("on");
+  perf->add_option("--ack-group-time", options->ackGroupMs,
+                   "Milliseconds the consume + ack phase groups acknowledgements for (Java's "
+                   "default 100; 0: each sent at once and confirmed)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 60'000));
   perf->add_flag("--json", options->json, "The results as one JSON object");
   perf->add_flag("--transactional", options->transactional,
                  "reconsumeLater in the transactional mode (transactionalRetry)");

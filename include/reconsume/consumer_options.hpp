@@ -63,6 +63,18 @@ struct ConsumerOptions {
   // Shared and Key_Shared subscriptions only.
   int maxRedeliverCount{0};
 
+  // Grouped acknowledgements (SPEC.md section 12), as the Java client's acknowledgmentGroupTime:
+  // acknowledge() holds an acknowledgement until this long (real time) after the first one held,
+  // or until 1,000 are held, and sends them together. 0 (the default, unlike Java's 100 ms): each
+  // goes out at once and acknowledge() completes on the broker's confirmation. Closing the
+  // consumer and redeliverUnacknowledgedMessages() send what is held first. reconsumeLater,
+  // deadLetter and acknowledgements in a transaction never wait here.
+  std::chrono::milliseconds acknowledgmentGroupTime{0};
+  // With grouping: false (the default, as Java's ackReceiptEnabled) completes acknowledge() once
+  // the acknowledgement is held — if the process dies before the group went out, its message is
+  // delivered again; true completes it once the broker confirmed the group.
+  bool acknowledgmentReceipts{false};
+
   // Redelivered after this long without an acknowledgement (0: never), plus
   // ackTimeoutRedeliveryBackoff->next(redeliveryCount) when a backoff is set.
   std::chrono::milliseconds ackTimeout{0};

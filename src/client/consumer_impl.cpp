@@ -28,6 +28,12 @@ class ConsumerImpl::Sink final : public MessageSink {
       });
       return;
     }
+    if (owner->ackGroup_ && owner->ackGroup_->holds(slot_, message->id)) {
+      // Delivered again (a reconnection) while its acknowledgement waits in the group: dropped,
+      // its permit given back as if the application had taken it.
+      boost::asio::post(owner->client_->io(), [owner, slot = slot_] { owner->taken(slot); });
+      return;
+    }
     owner->queue_.push({std::move(message), slot_});
   }
   void onReset(const std::string&) override {
@@ -73,6 +79,7 @@ void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpe
   };
   consumer->negativeAcks_ = std::make_shared<RedeliveryScheduler>(client->clock(), redeliver);
   consumer->ackTimeouts_ = std::make_shared<RedeliveryScheduler>(client->clock(), redeliver);
+  consumer->startAckGroup();
 
   // First the partitions of every topic, then one subscription per topic or partition.
   auto topics = consumer->spec_.topics;
@@ -260,47 +267,6 @@ Status ConsumerImpl::settled(const Message& message, std::size_t& slot) {
   return {};
 }
 
-void ConsumerImpl::acknowledge(const Message& message, Callback<> done) {
-  std::size_t slot = 0;
-  if (auto status = settled(message, slot); !status.ok()) return done(status);
-  auto backend = slots_[slot]->backend;
-  const auto& metrics = slots_[slot]->metrics;
-  if (metrics.acknowledged) {
-    done = [metrics, clock = client_->clock(), started = client_->clock()->steadyNow(),
-            done = std::move(done)](const Status& status) {
-      if (status.ok()) {
-        metrics.acknowledged->add();
-        metrics.ackDuration->record(
-            std::chrono::duration<double>(clock->steadyNow() - started).count());
-      }
-      done(status);
-    };
-  }
-  backend->acknowledge(*message.impl(), [backend, data = message.impl(),
-                                         done = std::move(done)](const Status& status) {
-    if (status.code != errc::connection_lost) return done(status);
-    // The answer did not come: the broker may have the acknowledgement or not. Sent again (an
-    // acknowledgement by id stays valid across sessions), it waits for the consumer's next
-    // session and goes out before new messages are asked for (SPEC.md section 1).
-    backend->acknowledge(*data, done);
-  });
-}
-
-void ConsumerImpl::acknowledge(const Message& message,
-                               const std::shared_ptr<BackendTransaction>& transaction,
-                               Callback<> done) {
-  std::size_t slot = 0;
-  if (auto status = settled(message, slot); !status.ok()) return done(status);
-  // Pending until the commit; counted once the broker took it into the transaction (an abort
-  // does not take the count back).
-  auto acknowledged = slots_[slot]->metrics.acknowledged;
-  slots_[slot]->backend->acknowledge(*message.impl(), transaction,
-                                     [acknowledged, done = std::move(done)](const Status& status) {
-                                       if (status.ok() && acknowledged) acknowledged->add();
-                                       done(status);
-                                     });
-}
-
 Status ConsumerImpl::negativeAcknowledge(const Message& message) {
   if (closed_) return closedStatus();
   std::size_t slot = 0;
@@ -326,6 +292,7 @@ void ConsumerImpl::redeliver(std::size_t slot, std::vector<MessageId> ids) {
 
 void ConsumerImpl::redeliverUnacknowledged() {
   if (closed_) closedStatus().raise();
+  if (ackGroup_) ackGroup_->flushNow();  // acknowledged is not unacknowledged
   ackTimeouts_->clear();
   negativeAcks_->clear();
   poison_.clear();
@@ -374,6 +341,8 @@ void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
 
 void ConsumerImpl::close(Callback<> done) {
   if (closed_.exchange(true)) return done({});
+  // Held acknowledgements go out before the consumer's close, on the same connection.
+  if (ackGroup_) ackGroup_->flushNow();
   queue_.close(closedStatus());
   negativeAcks_->clear();
   ackTimeouts_->clear();

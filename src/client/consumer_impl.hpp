@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "client/ack_grouper.hpp"
 #include "client/backend.hpp"
 #include "client/client_impl.hpp"
 #include "client/poison.hpp"
@@ -57,7 +58,12 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   Message handOut(ReceiveQueue::Item item);
   void giveBack(ReceiveQueue::Item item) { queue_.giveBack(std::move(item)); }
 
-  void acknowledge(const Message& message, Callback<> done);
+  // grouped: as ConsumerOptions::acknowledgmentGroupTime and acknowledgmentReceipts say.
+  // confirmed: sent at once, `done` gets the broker's answer (reconsumeLater's original, the
+  // dead-letter tools: their promises need it).
+  enum class AckDispatch { grouped, confirmed };
+  void acknowledge(const Message& message, Callback<> done,
+                   AckDispatch dispatch = AckDispatch::grouped);
   // As part of `transaction`: pending until it commits; an abort makes the message available
   // again (the broker redelivers it).
   void acknowledge(const Message& message, const std::shared_ptr<BackendTransaction>& transaction,
@@ -108,6 +114,10 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   void redeliver(std::size_t slot, std::vector<MessageId> ids);
   // Before an acknowledgement: the message's slot, and no timer brings it back any more.
   Status settled(const Message& message, std::size_t& slot);
+  // Grouped acknowledgements (client/ack_grouper.hpp), when acknowledgmentGroupTime is set.
+  void startAckGroup();
+  // Sends the acknowledgement to the slot's backend consumer; `done` gets its answer.
+  void sendAck(std::size_t slot, const Message& message, Callback<> done);
   Status closedStatus() const;
 
   std::shared_ptr<ClientImpl> client_;
@@ -120,6 +130,7 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   std::shared_ptr<RedeliveryScheduler> negativeAcks_;
   std::shared_ptr<RedeliveryScheduler> ackTimeouts_;
   PoisonTracker poison_;
+  std::shared_ptr<AckGrouper> ackGroup_;  // null: acknowledgements go out at once
   std::mutex positionMutex_;  // readers' positions: Slot::lastHandedOut, spec_.startMessageId
   std::atomic<bool> closed_{false};
 };

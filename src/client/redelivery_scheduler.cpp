@@ -2,13 +2,6 @@
 
 namespace reconsume::detail::client {
 
-std::size_t RedeliveryScheduler::KeyHash::operator()(const Key& key) const {
-  std::size_t h = std::hash<std::int64_t>()(key.id.ledger());
-  h = h * 31 + std::hash<std::int64_t>()(key.id.entry());
-  h = h * 31 + std::hash<std::int32_t>()(key.id.batchIndex());
-  return h * 31 + key.slot;
-}
-
 RedeliveryScheduler::RedeliveryScheduler(std::shared_ptr<Clock> clock, Redeliver redeliver)
     : clock_(std::move(clock)), redeliver_(std::move(redeliver)) {}
 

@@ -18,6 +18,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "client/slot_message_key.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/message.hpp"
 
@@ -40,14 +41,8 @@ class RedeliveryScheduler : public std::enable_shared_from_this<RedeliverySchedu
   std::size_t size() const;
 
  private:
-  struct Key {
-    std::size_t slot;
-    MessageId id;
-    bool operator==(const Key&) const = default;
-  };
-  struct KeyHash {
-    std::size_t operator()(const Key& key) const;
-  };
+  using Key = SlotMessageKey;
+  using KeyHash = SlotMessageKeyHash;
 
   void armLocked();
   void fire();

@@ -224,6 +224,10 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
   options.maxRedeliverCount = fields.int32("maxRedeliverCount").value_or(options.maxRedeliverCount);
   options.retryBatchingWindow =
       fields.duration("retryBatchingWindow").value_or(options.retryBatchingWindow);
+  options.acknowledgmentGroupTime =
+      fields.duration("acknowledgmentGroupTime").value_or(options.acknowledgmentGroupTime);
+  options.acknowledgmentReceipts =
+      fields.boolean("acknowledgmentReceipts").value_or(options.acknowledgmentReceipts);
   options.ackTimeout = fields.duration("ackTimeout").value_or(options.ackTimeout);
   options.negativeAckRedeliveryDelay =
       fields.duration("negativeAckRedeliveryDelay").value_or(options.negativeAckRedeliveryDelay);

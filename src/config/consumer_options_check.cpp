@@ -35,6 +35,10 @@ void validateConsumerOptions(const ConsumerOptions& options) {
     fail("maxTotalReceiverQueueSizeAcrossPartitions",
          std::to_string(options.maxTotalReceiverQueueSizeAcrossPartitions) + " must be at least 1");
   }
+  if (options.acknowledgmentGroupTime.count() < 0) {
+    fail("acknowledgmentGroupTime", formatDuration(options.acknowledgmentGroupTime) +
+                                        " must not be negative (0 sends each at once)");
+  }
   if (options.ackTimeout.count() < 0) {
     fail("ackTimeout",
          formatDuration(options.ackTimeout) + " must not be negative (0 turns it off)");

@@ -14,6 +14,8 @@ PickedReceiver::PickedReceiver(Client& client, const std::string& topic,
   // Shared: other consumers of the subscription (a running dead-letter processor) may stay.
   options.subscriptionType = SubscriptionType::shared;
   options.initialPosition = InitialPosition::earliest;
+  // A replayed or purged dead letter is reported once the broker confirmed its acknowledgement.
+  options.acknowledgmentGroupTime = std::chrono::milliseconds(0);
   consumer_ = client.subscribe(options);
 }
 

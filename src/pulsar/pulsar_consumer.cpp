@@ -126,6 +126,9 @@ void PulsarConsumer::onFinished(const AttachMachine::Action& how) {
 
 void PulsarConsumer::close(Callback<> done) {
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
+    // Acknowledgements made just before (their flush is posted behind them) go out first: the
+    // broker ignores an ACK that arrives after CLOSE_CONSUMER.
+    self->flushAcks();
     self->attachment_.close(std::move(done));
   });
 }

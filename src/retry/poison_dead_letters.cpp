@@ -43,16 +43,19 @@ void PoisonDeadLetters::onPoison(const Message& message,
     producer->send(
         outgoing, [consumer, message, failed, route](const Status& sent, const MessageId&) {
           if (!sent.ok()) return failed(sent);
-          consumer->acknowledge(message, [consumer, message, route](const Status& acked) {
-            if (acked.ok()) {
-              MoveMetrics(consumer->client().metricsPtr(), consumer->options().subscription)
-                  .counted(route);
-              return;
-            }
-            consumer->client().log().warn(
-                "poison message " + message.id().toString() +
-                " is dead-lettered but its acknowledgement failed: " + acked.message);
-          });
+          consumer->acknowledge(
+              message,
+              [consumer, message, route](const Status& acked) {
+                if (acked.ok()) {
+                  MoveMetrics(consumer->client().metricsPtr(), consumer->options().subscription)
+                      .counted(route);
+                  return;
+                }
+                consumer->client().log().warn(
+                    "poison message " + message.id().toString() +
+                    " is dead-lettered but its acknowledgement failed: " + acked.message);
+              },
+              client::ConsumerImpl::AckDispatch::confirmed);
         });
   });
 }

@@ -149,14 +149,18 @@ void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingMessage outgoin
         std::move(outgoing), [consumer, message, publishFailed, done, target = producer->topic()](
                                  const Status& sent, const MessageId& id) {
           if (!sent.ok()) return publishFailed(sent);
-          consumer->acknowledge(message, [message, done, target, id](const Status& acked) {
-            if (acked.ok() || acked.code == errc::closed) return done(acked);
-            // The copy is stored: calling again would start a second chain (SPEC.md section 1).
-            done(Status(errc::acknowledgement_unconfirmed,
-                        "message " + message.id().toString() + " is stored in " + target + " as " +
-                            id.toString() +
-                            ", but its acknowledgement was not confirmed: " + acked.message));
-          });
+          consumer->acknowledge(
+              message,
+              [message, done, target, id](const Status& acked) {
+                if (acked.ok() || acked.code == errc::closed) return done(acked);
+                // The copy is stored: calling again would start a second chain (SPEC.md
+                // section 1).
+                done(Status(errc::acknowledgement_unconfirmed,
+                            "message " + message.id().toString() + " is stored in " + target +
+                                " as " + id.toString() +
+                                ", but its acknowledgement was not confirmed: " + acked.message));
+              },
+              client::ConsumerImpl::AckDispatch::confirmed);
         });
   });
 }

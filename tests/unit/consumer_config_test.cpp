@@ -127,6 +127,23 @@ TEST(ConsumerConfig, ZeroAckTimeoutIsAllowed) {
             0ms);
 }
 
+TEST(ConsumerConfig, GroupedAcknowledgementsLoadAndAreChecked) {
+  auto defaults = parseConsumerOptions(R"({"topics": ["t"], "subscription": "s"})");
+  EXPECT_EQ(defaults.acknowledgmentGroupTime, 0ms);
+  EXPECT_FALSE(defaults.acknowledgmentReceipts);
+  auto options = parseConsumerOptions(
+      R"({"topics": ["t"], "subscription": "s", "acknowledgmentGroupTime": "100ms",
+          "acknowledgmentReceipts": true})");
+  EXPECT_EQ(options.acknowledgmentGroupTime, 100ms);
+  EXPECT_TRUE(options.acknowledgmentReceipts);
+  EXPECT_TRUE(mentions(
+      errorOf(R"({"topics": ["t"], "subscription": "s", "acknowledgmentGroupTime": "-5ms"})"),
+      "acknowledgmentGroupTime"));
+  EXPECT_TRUE(mentions(
+      errorOf(R"({"topics": ["t"], "subscription": "s", "acknowledgmentReceipts": "yes"})"),
+      "acknowledgmentReceipts"));
+}
+
 TEST(ConsumerConfig, TransactionalRetryMaxRedeliverCountAndRetryBatchingLoadAndAreChecked) {
   auto options = parseConsumerOptions(
       R"({"topics": ["t"], "subscription": "s", "retry": {"levels": "1s"},

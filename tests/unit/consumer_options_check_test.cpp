@@ -61,6 +61,8 @@ TEST(ConsumerOptionsCheck, RejectsOutOfRangeNumbersNamingThem) {
                        "ConsumerOptions.negativeAckRedeliveryDelay -5ms"));
   EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.retryBatchingWindow = -10ms; }),
                        "ConsumerOptions.retryBatchingWindow -10ms must not be negative"));
+  EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.acknowledgmentGroupTime = -1ms; }),
+                       "ConsumerOptions.acknowledgmentGroupTime -1ms must not be negative"));
 }
 
 TEST(ConsumerOptionsCheck, NegativeAckDelayAndBackoffCannotBeUsedTogether) {

@@ -1,0 +1,61 @@
+#include "client/ack_grouper.hpp"
+
+namespace reconsume::detail::client {
+
+AckGrouper::AckGrouper(const boost::asio::any_io_executor& executor,
+                       std::shared_ptr<SteadyClock> clock, std::chrono::milliseconds groupTime,
+                       Flush flush)
+    : groupTime_(groupTime), flush_(std::move(flush)), timer_(executor, std::move(clock)) {}
+
+void AckGrouper::add(Held ack) {
+  std::vector<Held> full;
+  {
+    std::lock_guard lock(mutex_);
+    heldIds_.insert({ack.slot, ack.message.id()});
+    held_.push_back(std::move(ack));
+    if (held_.size() >= kMaxGroupSize) {
+      full = takeLocked();
+    } else {
+      armLocked();
+    }
+  }
+  if (!full.empty()) flush_(std::move(full));
+}
+
+bool AckGrouper::holds(std::size_t slot, const MessageId& id) const {
+  std::lock_guard lock(mutex_);
+  return heldIds_.contains({slot, id});
+}
+
+void AckGrouper::flushNow() {
+  std::vector<Held> group;
+  {
+    std::lock_guard lock(mutex_);
+    group = takeLocked();
+  }
+  if (!group.empty()) flush_(std::move(group));
+}
+
+std::size_t AckGrouper::size() const {
+  std::lock_guard lock(mutex_);
+  return held_.size();
+}
+
+void AckGrouper::armLocked() {
+  if (armed_) return;  // the group's first acknowledgement armed it
+  armed_ = true;
+  timer_.expiresAfter(groupTime_);
+  timer_.asyncWait([weak = weak_from_this()](boost::system::error_code ec) {
+    auto self = weak.lock();
+    if (!ec && self) self->flushNow();
+  });
+}
+
+std::vector<AckGrouper::Held> AckGrouper::takeLocked() {
+  if (armed_) timer_.cancel();
+  armed_ = false;
+  heldIds_.clear();
+  return std::exchange(held_, {});
+}
+
+}  // namespace reconsume::detail::client

@@ -1,0 +1,66 @@
+// Plain acknowledgements grouped in time (ConsumerOptions::acknowledgmentGroupTime, SPEC.md
+// section 12): held until the group time has passed since the first of them, or until
+// kMaxGroupSize are held, then handed on together — on Pulsar one ACK command per group instead
+// of one per acknowledgement or burst, as the Java client's acknowledgmentGroupTime does.
+//
+// While an acknowledgement is held the broker does not know it: a message the broker delivers
+// again meanwhile (after a reconnection) is recognised by holds() and not handed out twice.
+//
+// The wait is a transport delay, like producer batching's maxPublishDelay: it runs on real
+// monotonic time (the network layer's SteadyClock), not on ClientOptions::clock — a ManualClock
+// in a test neither holds acknowledgements back nor makes acknowledge() with receipts hang.
+//
+// Thread safety: every member may be called from any thread. `flush` (the constructor's) runs
+// with no lock of this class held: on the thread of the add() that filled the group, of
+// flushNow(), or on `executor` when the time is up.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <unordered_set>
+#include <vector>
+
+#include "client/slot_message_key.hpp"
+#include "common/callback.hpp"
+#include "common/steady_clock.hpp"
+
+namespace reconsume::detail::client {
+
+class AckGrouper : public std::enable_shared_from_this<AckGrouper> {
+ public:
+  struct Held {
+    std::size_t slot;
+    Message message;
+    Callback<> done;  // the broker's answer to this acknowledgement
+  };
+  using Flush = std::function<void(std::vector<Held>)>;
+
+  // As the Java client's maxAcknowledgmentGroupSize: a full group goes out at once.
+  static constexpr std::size_t kMaxGroupSize = 1000;
+
+  AckGrouper(const boost::asio::any_io_executor& executor, std::shared_ptr<SteadyClock> clock,
+             std::chrono::milliseconds groupTime, Flush flush);
+
+  void add(Held ack);
+  // Whether an acknowledgement of message `id` of `slot` is held (not yet handed on).
+  bool holds(std::size_t slot, const MessageId& id) const;
+  // Hands every held acknowledgement on now (before close, seek, redelivery of everything).
+  void flushNow();
+  std::size_t size() const;
+
+ private:
+  void armLocked();
+  std::vector<Held> takeLocked();
+
+  std::chrono::milliseconds groupTime_;
+  Flush flush_;
+  mutable std::mutex mutex_;
+  std::vector<Held> held_;
+  std::unordered_set<SlotMessageKey, SlotMessageKeyHash> heldIds_;
+  Timer timer_;  // used under mutex_ only
+  bool armed_ = false;
+};
+
+}  // namespace reconsume::detail::client

@@ -1,0 +1,88 @@
+// A consumer's acknowledgements: at once, grouped in time (client/ack_grouper.hpp), or in a
+// transaction.
+#include "client/consumer_impl.hpp"
+
+namespace reconsume::detail::client {
+
+void ConsumerImpl::startAckGroup() {
+  const auto groupTime = spec_.options.acknowledgmentGroupTime;
+  if (!spec_.durable || groupTime.count() <= 0) return;
+  ackGroup_ = std::make_shared<AckGrouper>(
+      client_->io().get_executor(), SteadyClock::real(), groupTime,
+      [weak = weak_from_this()](std::vector<AckGrouper::Held> group) {
+        auto self = weak.lock();
+        for (auto& held : group) {
+          if (!self) {
+            held.done(Status(errc::closed, "the consumer of message " +
+                                               held.message.id().toString() + " is gone"));
+            continue;
+          }
+          self->sendAck(held.slot, held.message, std::move(held.done));
+        }
+      });
+}
+
+void ConsumerImpl::acknowledge(const Message& message, Callback<> done, AckDispatch dispatch) {
+  std::size_t slot = 0;
+  if (auto status = settled(message, slot); !status.ok()) return done(status);
+  const auto& metrics = slots_[slot]->metrics;
+  const bool grouped = ackGroup_ && dispatch == AckDispatch::grouped;
+  const bool holdOnly = grouped && !spec_.options.acknowledgmentReceipts;
+  Callback<> answered;
+  if (!holdOnly) {
+    answered = std::move(done);
+  } else {
+    // The caller is told now; what the broker answers later is logged (its message then comes
+    // again: at least once).
+    answered = [log = client_->log(), id = message.id(),
+                topic = message.topic()](const Status& status) {
+      if (!status.ok()) {
+        log.warn("the grouped acknowledgement of " + id.toString() + " on " + topic + " failed (" +
+                 status.message + "): the message will be delivered again");
+      }
+    };
+  }
+  if (metrics.acknowledged) {
+    answered = [metrics, clock = client_->clock(), started = client_->clock()->steadyNow(),
+                done = std::move(answered)](const Status& status) {
+      if (status.ok()) {
+        metrics.acknowledged->add();
+        metrics.ackDuration->record(
+            std::chrono::duration<double>(clock->steadyNow() - started).count());
+      }
+      done(status);
+    };
+  }
+  if (!grouped) return sendAck(slot, message, std::move(answered));
+  ackGroup_->add({slot, message, std::move(answered)});
+  if (holdOnly) done({});
+}
+
+void ConsumerImpl::sendAck(std::size_t slot, const Message& message, Callback<> done) {
+  auto backend = slots_[slot]->backend;
+  backend->acknowledge(*message.impl(), [backend, data = message.impl(),
+                                         done = std::move(done)](const Status& status) {
+    if (status.code != errc::connection_lost) return done(status);
+    // The answer did not come: the broker may have the acknowledgement or not. Sent again (an
+    // acknowledgement by id stays valid across sessions), it waits for the consumer's next
+    // session and goes out before new messages are asked for (SPEC.md section 1).
+    backend->acknowledge(*data, done);
+  });
+}
+
+void ConsumerImpl::acknowledge(const Message& message,
+                               const std::shared_ptr<BackendTransaction>& transaction,
+                               Callback<> done) {
+  std::size_t slot = 0;
+  if (auto status = settled(message, slot); !status.ok()) return done(status);
+  // Pending until the commit; counted once the broker took it into the transaction (an abort
+  // does not take the count back).
+  auto acknowledged = slots_[slot]->metrics.acknowledged;
+  slots_[slot]->backend->acknowledge(*message.impl(), transaction,
+                                     [acknowledged, done = std::move(done)](const Status& status) {
+                                       if (status.ok() && acknowledged) acknowledged->add();
+                                       done(status);
+                                     });
+}
+
+}  // namespace reconsume::detail::client
