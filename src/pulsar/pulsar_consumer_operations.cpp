@@ -158,6 +158,9 @@ void PulsarConsumer::redeliver(const std::vector<MessageId>& ids) {
 
 void PulsarConsumer::redeliverAll() {
   asio::post(strand_, [self = shared_from_this()] {
+    // Acknowledgements made before the call (their flush is posted behind them) go out first, or
+    // the broker would send their messages again.
+    self->flushAcks();
     if (!self->attachment_.ready()) return;
     bool epochs = self->spec_.type == SubscriptionType::exclusive ||
                   self->spec_.type == SubscriptionType::failover;
