@@ -5,21 +5,15 @@
 // tree (CMake builds it when Maven is installed). `java` comes from PATH.
 #pragma once
 
-#include <boost/json/object.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "integration/json_lines_process.hpp"
+
 namespace reconsume::integration {
 
-struct JavaRun {
-  int exitCode{-1};
-  std::vector<boost::json::object> lines;  // every JSON line of stdout, in order
-  std::string output;                      // stdout as printed, for failure messages
-
-  // The lines whose "event" is `event` ("sent", "message", "subscribed", "error", ...).
-  std::vector<boost::json::object> events(std::string_view event) const;
-};
+using JavaRun = JsonLinesRun;
 
 // java -jar <jar> <command> --url <pulsar().serviceUrl> [--ca ... --token-file ...] <args...>
 // Throws std::runtime_error when the jar is missing or java cannot be started.
