@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The README's second command: installs what is missing (Debian packages; Pulsar and the Java
-# client come from Maven Central), builds everything, starts a real Apache Pulsar standalone, and
-# runs every test: unit tests, the behaviour tests on embedded:// and on Pulsar, integration and
-# interop tests with the official Java client, TLS and token tests, the fault test, the examples,
+# client come from Maven Central, the Go client from the Go module proxy), builds everything,
+# starts a real Apache Pulsar standalone, and runs every test: unit tests, the behaviour tests on
+# embedded:// and on Pulsar, integration and interop tests with the official Java and Go clients, TLS and token tests, the fault test, the examples,
 # the install test, the unit tests again under ASan+UBSan, and every fuzzer (tests/fuzz/) for a
 # bounded time. Stops Pulsar at the end. Any failure fails the command.
 #
