@@ -2,9 +2,10 @@
 # The README's second command: installs what is missing (Debian packages; Pulsar and the Java
 # client come from Maven Central, the Go client from the Go module proxy), builds everything,
 # starts a real Apache Pulsar standalone, and runs every test: unit tests, the behaviour tests on
-# embedded:// and on Pulsar, integration and interop tests with the official Java and Go clients, TLS and token tests, the fault test, the examples,
-# the install test, the unit tests again under ASan+UBSan, and every fuzzer (tests/fuzz/) for a
-# bounded time. Stops Pulsar at the end. Any failure fails the command.
+# embedded:// and on Pulsar, integration and interop tests with the official Java and Go clients,
+# TLS and token tests, the fault test, the examples, the install test, the unit tests again under
+# ASan+UBSan, and every fuzzer (tests/fuzz/) for a bounded time. Stops Pulsar at the end. Any
+# failure fails the command.
 #
 # Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 18, each of
 # the 10 fuzzers),
