@@ -86,7 +86,7 @@ std::optional<Message> Consumer::receive(std::chrono::milliseconds timeout) {
 void Consumer::acknowledge(const Message& message) {
   auto& impl = stateOf(impl_, "Consumer");
   syncCall<>(impl.client().blocking("Consumer::acknowledge", "asyncAcknowledge"),
-             [&](auto done) { impl.acknowledge(message, done); });
+             [&](auto done) { impl.acknowledge(message, std::move(done)); });
 }
 
 void Consumer::acknowledge(const Message& message, const Transaction& transaction) {
@@ -123,8 +123,9 @@ void Consumer::reconsumeLater(const Message& message, std::chrono::milliseconds 
 
 void Consumer::reconsumeLater(const Message& message, const ReconsumeOptions& options) {
   auto& core = stateOf(impl_, "Consumer");
-  syncCall<>(core.client().blocking("Consumer::reconsumeLater", "asyncReconsumeLater"),
-             [&](auto done) { reconsumeWith(core, retry_.get(), message, options, done); });
+  syncCall<>(
+      core.client().blocking("Consumer::reconsumeLater", "asyncReconsumeLater"),
+      [&](auto done) { reconsumeWith(core, retry_.get(), message, options, std::move(done)); });
 }
 
 void Consumer::reconsumeLater(const Message& message, std::exception_ptr error) {

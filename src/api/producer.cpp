@@ -21,7 +21,7 @@ MessageId Producer::send(std::string_view payload) {
 MessageId Producer::send(const OutgoingMessage& message) {
   auto& impl = stateOf(impl_, "Producer");
   auto [id] = syncCall<MessageId>(impl.client().blocking("Producer::send", "asyncSend"),
-                                  [&](auto done) { impl.send(message, done); });
+                                  [&](auto done) { impl.send(message, std::move(done)); });
   return id;
 }
 

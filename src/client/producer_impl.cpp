@@ -8,12 +8,21 @@
 namespace reconsume::detail::client {
 
 ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options)
-    : client_(std::move(client)),
-      options_(std::move(options)),
-      sent_(client_->metrics().counter(metrics::kSent, {{metrics::kDestination, options_.topic}})),
-      sendDuration_(client_->metrics().histogram(
-          metrics::kOperationDuration,
-          {{metrics::kDestination, options_.topic}, {metrics::kOperation, "send"}})) {}
+    : client_(std::move(client)), options_(std::move(options)) {}
+
+void ProducerImpl::SendRecord::count(const Status& status,
+                                     std::chrono::steady_clock::time_point started) const {
+  if (status.ok()) {
+    sent->add();
+    duration->record(std::chrono::duration<double>(clock->steadyNow() - started).count());
+    return;
+  }
+  registry
+      ->counter(metrics::kSent,
+                {{metrics::kDestination, topic},
+                 {metrics::kErrorType, std::string(metrics::errorType(status.code))}})
+      ->add();
+}
 
 Status ProducerImpl::checkBatching(const BatchingOptions& batching) {
   auto bad = [](const std::string& what) {
@@ -62,6 +71,12 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
       sendTimeout ? producer->options_.sendTimeout : client->options().operationTimeout;
   limits.maxWaitName = sendTimeout ? "sendTimeout" : "operationTimeout";
   producer->limit_ = std::make_shared<ProducerSendLimit>(client->sendLimits(), std::move(limits));
+  const auto& topic = producer->options_.topic;
+  producer->record_ = std::make_shared<const SendRecord>(SendRecord{
+      client->metrics().counter(metrics::kSent, {{metrics::kDestination, topic}}),
+      client->metrics().histogram(metrics::kOperationDuration,
+                                  {{metrics::kDestination, topic}, {metrics::kOperation, "send"}}),
+      client->metricsPtr(), client->clock(), topic, producer->limit_});
   client->backend().partitions(producer->options_.topic, [producer, done](const Status& status,
                                                                           int count) {
     if (!status.ok()) return done(status, nullptr);
@@ -106,30 +121,20 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
 
 void ProducerImpl::send(OutgoingMessage message, Callback<MessageId> done,
                         const std::shared_ptr<BackendTransaction>& transaction) {
-  // Counted as it completes. Holds the series, not the producer: a send waiting for its receipt
-  // must not keep the producer alive.
-  done = [sent = sent_, duration = sendDuration_, registry = client_->metricsPtr(),
-          clock = client_->clock(), topic = options_.topic, started = client_->clock()->steadyNow(),
-          done = std::move(done)](const Status& status, MessageId id) {
-    if (status.ok()) {
-      sent->add();
-      duration->record(std::chrono::duration<double>(clock->steadyNow() - started).count());
-    } else {
-      registry
-          ->counter(metrics::kSent,
-                    {{metrics::kDestination, topic},
-                     {metrics::kErrorType, std::string(metrics::errorType(status.code))}})
-          ->add();
-    }
-    done(status, id);
+  const auto started = client_->clock()->steadyNow();
+  auto refuse = [&](const Status& status) {
+    record_->count(status, started);
+    done(status, {});
   };
-  if (closed_) return done(Status(errc::closed, "producer on " + topic() + " is closed"), {});
-  if (auto check = checkOutgoing(message); !check.ok()) return done(check, {});
+  if (closed_) return refuse(Status(errc::closed, "producer on " + topic() + " is closed"));
+  if (auto check = checkOutgoing(message); !check.ok()) return refuse(check);
   auto bytes = pendingBytesOf(message);
-  if (auto room = limit_->acquire(bytes); !room.ok()) return done(room, {});
-  Callback<MessageId> sent = [limit = limit_, bytes, done = std::move(done)](const Status& status,
-                                                                             MessageId id) {
-    limit->release(bytes);  // first: a handler that sends again finds the room
+  if (auto room = limit_->acquire(bytes); !room.ok()) return refuse(room);
+  // One completion for the room and the metrics, counted as it completes.
+  Callback<MessageId> sent = [record = record_, bytes, started, done = std::move(done)](
+                                 const Status& status, MessageId id) {
+    record->limit->release(bytes);  // first: a handler that sends again finds the room
+    record->count(status, started);
     done(status, id);
   };
   auto* partition = route(message);

@@ -37,14 +37,26 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   static Status checkBatching(const BatchingOptions& batching);
   BackendProducer* route(const OutgoingMessage& message);
 
+  // What the completion of every send needs, shared: a completion captures one pointer to it
+  // (a send waiting for its receipt must not keep the producer alive).
+  struct SendRecord {
+    std::shared_ptr<Counter> sent;  // messages stored; failures by error.type
+    std::shared_ptr<Histogram> duration;
+    std::shared_ptr<MetricsRegistry> registry;
+    std::shared_ptr<Clock> clock;
+    std::string topic;
+    std::shared_ptr<ProducerSendLimit> limit;
+    // Counts a send that ended with `status`, begun at `started`.
+    void count(const Status& status, std::chrono::steady_clock::time_point started) const;
+  };
+
   std::shared_ptr<ClientImpl> client_;
   ProducerOptions options_;
   std::vector<std::shared_ptr<BackendProducer>> partitions_;  // set once, before first use
   std::shared_ptr<ProducerSendLimit> limit_;                  // set once, before first use
+  std::shared_ptr<const SendRecord> record_;                  // set once, before first use
   std::atomic<std::uint64_t> roundRobin_{0};
   std::atomic<bool> closed_{false};
-  const std::shared_ptr<Counter> sent_;  // messages stored; failures by error.type
-  const std::shared_ptr<Histogram> sendDuration_;
 };
 
 }  // namespace reconsume::detail::client

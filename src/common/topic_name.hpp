@@ -38,6 +38,11 @@ class TopicName {
 // Shorthand: the canonical full name of `text`.
 std::string canonicalTopic(std::string_view text);
 
+// The canonical name of the topic `text` belongs to: without its "-partition-N" suffix. Equal to
+// TopicName::parse(text).base().toString(), without parsing when `text` is canonical already (a
+// message's topic), which is what the retry layer asks on every republish. Throws as parse().
+std::string baseTopicName(std::string_view text);
+
 // The partition index of `text` ("…-partition-N"), or -1, also when `text` is not a valid name.
 int partitionIndexOf(std::string_view text) noexcept;
 

@@ -45,6 +45,11 @@ void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> 
   publish(message, nullptr, done);
 }
 
+void EmbeddedProducer::send(OutgoingMessage&& message, Callback<MessageId> done) {
+  if (closed_) return done(closedStatus(), MessageId());
+  publish(std::move(message), nullptr, done);
+}
+
 void EmbeddedProducer::send(const OutgoingMessage& message,
                             const std::shared_ptr<client::BackendTransaction>& transaction,
                             Callback<MessageId> done) {
@@ -57,16 +62,17 @@ void EmbeddedProducer::send(const OutgoingMessage& message,
   publish(message, &ref, done);
 }
 
-void EmbeddedProducer::publish(const OutgoingMessage& message, const TxnRef* txn,
-                               Callback<MessageId>& done) {
+template <typename Message>
+void EmbeddedProducer::publish(Message&& message, const TxnRef* txn, Callback<MessageId>& done) {
   if (auto status = validate(message); !status.ok()) return done(status, MessageId());
   auto data = std::make_shared<MessageData>();
   data->topic = topic_->name();
-  data->payload = message.payload;
-  data->properties = message.properties;
-  data->partitionKey = message.key;
+  // Moves when the caller gave the message up (a retry copy, an asyncSend), copies otherwise.
+  data->payload = std::forward<Message>(message).payload;
+  data->properties = std::forward<Message>(message).properties;
+  data->partitionKey = std::forward<Message>(message).key;
   data->partitionKeyIsBase64 = message.keyIsBase64;
-  data->orderingKey = message.orderingKey;
+  data->orderingKey = std::forward<Message>(message).orderingKey;
   if (message.eventTime) {
     data->eventTimeMs = static_cast<std::uint64_t>(
         std::chrono::floor<std::chrono::milliseconds>(message.eventTime->time_since_epoch())

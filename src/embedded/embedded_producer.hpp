@@ -21,8 +21,9 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
   ~EmbeddedProducer() override;
 
   const std::string& topic() const override { return topic_->name(); }
-  using client::BackendProducer::send;
   void send(const OutgoingMessage& message, Callback<MessageId> done) override;
+  // Takes the payload, properties and keys instead of copying them.
+  void send(OutgoingMessage&& message, Callback<MessageId> done) override;
   // Stored at once (the id is final) but dispatched only once the transaction commits.
   void send(const OutgoingMessage& message,
             const std::shared_ptr<client::BackendTransaction>& transaction,
@@ -33,7 +34,9 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
  private:
   Status validate(const OutgoingMessage& message) const;
   Status closedStatus() const;
-  void publish(const OutgoingMessage& message, const TxnRef* txn, Callback<MessageId>& done);
+  // `Message` is const OutgoingMessage& (copied from) or OutgoingMessage&& (moved from).
+  template <typename Message>
+  void publish(Message&& message, const TxnRef* txn, Callback<MessageId>& done);
 
   const std::shared_ptr<Topic> topic_;
   // Guarded by the topic's mutex (the name is fixed); shared with a deferred close.

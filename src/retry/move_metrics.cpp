@@ -7,26 +7,25 @@ MoveMetrics::MoveMetrics(std::shared_ptr<MetricsRegistry> registry, std::string 
       subscription_(std::move(subscription)),
       duration_(registry_->histogram(metrics::kMoveDuration, {{metrics::kGroup, subscription_}})) {}
 
-std::shared_ptr<Counter> MoveMetrics::counterFor(const Route& route) {
-  bool retry = route.destination == Destination::retryTopic;
+Counter& MoveMetrics::counterFor(const Route& route) {
+  const bool retry = route.destination == Destination::retryTopic;
   // The level of the table; for exponential and custom policies the retry's number.
-  std::string step =
-      retry ? std::to_string(route.level.value_or(route.count))
-            : std::string(toString(route.cause.value_or(DeadLetterCause::explicitCall)));
-  std::string category = route.category.value_or("");
-  std::string key = std::string(retry ? "r|" : "d|") + step + "|" + category;
+  const auto cause = route.cause.value_or(DeadLetterCause::explicitCall);
+  const SeriesKey key{retry, retry ? route.level.value_or(route.count) : static_cast<int>(cause),
+                      route.category ? std::string_view(*route.category) : std::string_view()};
   std::lock_guard lock(mutex_);
-  auto& counter = counters_[key];
-  if (!counter) {
-    MetricLabels labels = {{metrics::kGroup, subscription_}, {metrics::kCategory, category}};
-    labels.emplace_back(retry ? metrics::kLevel : metrics::kCause, step);
-    counter = registry_->counter(retry ? metrics::kRetries : metrics::kDeadLetters, labels);
-  }
-  return counter;
+  if (auto found = counters_.find(key); found != counters_.end()) return *found->second;
+  std::string step = retry ? std::to_string(key.step) : std::string(toString(cause));
+  MetricLabels labels = {{metrics::kGroup, subscription_},
+                         {metrics::kCategory, std::string(key.category)}};
+  labels.emplace_back(retry ? metrics::kLevel : metrics::kCause, step);
+  auto counter = registry_->counter(retry ? metrics::kRetries : metrics::kDeadLetters, labels);
+  counters_.emplace(StoredKey{key.retry, key.step, std::string(key.category)}, counter);
+  return *counter;
 }
 
 void MoveMetrics::moved(const Route& route, std::chrono::duration<double> took) {
-  counterFor(route)->add();
+  counterFor(route).add();
   duration_->record(took.count());
 }
 

@@ -10,6 +10,8 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
+#include <tuple>
 
 #include "common/metrics_registry.hpp"
 #include "retry/routing.hpp"
@@ -22,17 +24,36 @@ class MoveMetrics {
   // A move along `route` completed after `took`.
   void moved(const Route& route, std::chrono::duration<double> took);
   // A move nobody called for (a poison message): counted, not timed.
-  void counted(const Route& route) { counterFor(route)->add(); }
+  void counted(const Route& route) { counterFor(route).add(); }
 
  private:
-  std::shared_ptr<Counter> counterFor(const Route& route);
+  Counter& counterFor(const Route& route);  // kept for as long as this object
 
   const std::shared_ptr<MetricsRegistry> registry_;
   const std::string subscription_;
   const std::shared_ptr<Histogram> duration_;
+  // A series of retries (by level, or count without one) or of dead letters (by cause).
+  struct SeriesKey {
+    bool retry;
+    int step;  // the level or count of a retry, the DeadLetterCause of a dead letter
+    std::string_view category;
+  };
+  struct SeriesOrder {
+    using is_transparent = void;
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      return std::tie(a.retry, a.step, a.category) < std::tie(b.retry, b.step, b.category);
+    }
+  };
+  struct StoredKey {
+    bool retry;
+    int step;
+    std::string category;
+  };
+
   std::mutex mutex_;
-  // Series already looked up, by "<destination>|<level or cause>|<category>".
-  std::map<std::string, std::shared_ptr<Counter>> counters_;
+  // Series already looked up: found without building a string on every move.
+  std::map<StoredKey, std::shared_ptr<Counter>, SeriesOrder> counters_;
 };
 
 }  // namespace reconsume::detail::retry

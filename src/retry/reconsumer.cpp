@@ -131,40 +131,6 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   moveAtLeastOnce(message, std::move(outgoing), producer, done);
 }
 
-void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingMessage outgoing,
-                                 std::shared_ptr<LazyProducer> producer, Callback<> done) {
-  auto publishFailed = [consumer = consumer_, message, target = producer->topic(),
-                        done](const Status& status) {
-    // Not acknowledged: it comes back after the negative-ack delay.
-    consumer->negativeAcknowledge(message);
-    done(Status(status.code, "publishing message " + message.id().toString() + " to " + target +
-                                 " failed: " + status.message));
-  };
-  producer->get([consumer = consumer_, message, outgoing = std::move(outgoing), publishFailed,
-                 done](const Status& status,
-                       std::shared_ptr<client::ProducerImpl> producer) mutable {
-    if (!status.ok()) return publishFailed(status);
-    // get() calls this once: the copy's payload moves on to the producer.
-    producer->send(
-        std::move(outgoing), [consumer, message, publishFailed, done, target = producer->topic()](
-                                 const Status& sent, const MessageId& id) {
-          if (!sent.ok()) return publishFailed(sent);
-          consumer->acknowledge(
-              message,
-              [message, done, target, id](const Status& acked) {
-                if (acked.ok() || acked.code == errc::closed) return done(acked);
-                // The copy is stored: calling again would start a second chain (SPEC.md
-                // section 1).
-                done(Status(errc::acknowledgement_unconfirmed,
-                            "message " + message.id().toString() + " is stored in " + target +
-                                " as " + id.toString() +
-                                ", but its acknowledgement was not confirmed: " + acked.message));
-              },
-              client::ConsumerImpl::AckDispatch::confirmed);
-        });
-  });
-}
-
 void Reconsumer::close(Callback<> done) {
   auto producers =
       countDown(3, [consumer = consumer_, done](const Status&) { consumer->close(done); });

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "common/topic_name.hpp"
 #include "common/utf8.hpp"
@@ -115,10 +116,18 @@ class Builder {
   // The two origin keys carry the same value. A message that has only one of them (older Java
   // and Go clients write only the legacy key) keeps that origin under the other key as well,
   // rather than taking the id of this hop's message.
-  std::string origin() const {
-    if (const auto* modern = find(incoming_, Key::originMessageId)) return *modern;
-    if (const auto* legacy = find(incoming_, Key::originMessageIdLegacy)) return *legacy;
-    return originId_.toString();
+  // Worked out once for both keys.
+  const std::string& origin() {
+    if (!origin_) {
+      if (const auto* modern = find(incoming_, Key::originMessageId)) {
+        origin_ = *modern;
+      } else if (const auto* legacy = find(incoming_, Key::originMessageIdLegacy)) {
+        origin_ = *legacy;
+      } else {
+        origin_ = originId_.toString();
+      }
+    }
+    return *origin_;
   }
 
   std::int64_t nowMs() const {
@@ -151,8 +160,7 @@ class Builder {
         keepOr(key, present, [&] { return std::string(subscription_); });
         break;
       case Key::realTopic:
-        keepOr(key, present,
-               [&] { return TopicName::parse(originTopic_).base().toString(); });
+        keepOr(key, present, [&] { return baseTopicName(originTopic_); });
         break;
       case Key::reconsumeTimes:
         put(key, std::to_string(route_.count));
@@ -195,6 +203,7 @@ class Builder {
 
   Properties::const_iterator next_;
   Properties out_;
+  std::optional<std::string> origin_;
 };
 
 }  // namespace
