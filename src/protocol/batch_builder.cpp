@@ -1,6 +1,9 @@
 #include "protocol/batch_builder.hpp"
 
+#include <google/protobuf/arena.h>
+
 #include <chrono>
+#include <cstddef>
 #include <utility>
 
 #include "protocol/byte_order.hpp"
@@ -32,8 +35,8 @@ void BatchBuilder::add(const OutgoingMessage& message, std::uint64_t sequenceId)
   add(std::move(metadata), message.payload);
 }
 
-proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingMessage& message) {
-  proto::SingleMessageMetadata metadata;
+void BatchBuilder::fillSingleMetadata(const OutgoingMessage& message,
+                                      proto::SingleMessageMetadata& metadata) {
   for (const auto& [key, value] : message.properties) {
     auto& property = *metadata.add_properties();
     property.set_key(key);
@@ -50,13 +53,27 @@ proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingMessage&
     metadata.set_event_time(static_cast<std::uint64_t>(
         duration_cast<milliseconds>(message.eventTime->time_since_epoch()).count()));
   }
+}
+
+proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingMessage& message) {
+  proto::SingleMessageMetadata metadata;
+  fillSingleMetadata(message, metadata);
   return metadata;
 }
 
 std::string BatchBuilder::serializedMetadata(const OutgoingMessage& message) {
-  auto metadata = singleMetadata(message);
-  metadata.set_payload_size(static_cast<std::int32_t>(message.payload.size()));
-  return metadata.SerializeAsString();
+  // Every batched send comes here. Built on an arena whose first block is on the stack, the
+  // metadata's properties (a message and two strings each) cost no heap allocation unless they
+  // outgrow the block; only the serialized string is allocated.
+  alignas(std::max_align_t) char block[4096];
+  google::protobuf::ArenaOptions options;
+  options.initial_block = block;
+  options.initial_block_size = sizeof(block);
+  google::protobuf::Arena arena(options);
+  auto* metadata = google::protobuf::Arena::CreateMessage<proto::SingleMessageMetadata>(&arena);
+  fillSingleMetadata(message, *metadata);
+  metadata->set_payload_size(static_cast<std::int32_t>(message.payload.size()));
+  return metadata->SerializeAsString();
 }
 
 void BatchBuilder::noteKeys(const std::optional<std::string>& key, bool keyIsBase64,

@@ -67,6 +67,8 @@ class BatchBuilder {
                         std::optional<std::uint64_t> deliverAtMs = std::nullopt);
 
  private:
+  static void fillSingleMetadata(const OutgoingMessage& message,
+                                 proto::SingleMessageMetadata& metadata);
   void noteKeys(const std::optional<std::string>& key, bool keyIsBase64,
                 const std::optional<std::string>& orderingKey);
   void noteSequenceId(std::uint64_t sequenceId);

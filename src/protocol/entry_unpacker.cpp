@@ -36,7 +36,13 @@ MessageData entryData(const proto::CommandMessage& command, const proto::Message
 
 void copyProperties(const google::protobuf::RepeatedPtrField<proto::KeyValue>& from,
                     std::map<std::string, std::string>& to) {
-  for (const auto& property : from) to[property.key()] = property.value();
+  // Producers write properties from a map, so in order: each is inserted at the end without a
+  // search. A key given twice keeps its last value, as the Java client reads it.
+  for (const auto& property : from) {
+    const auto before = to.size();
+    auto at = to.emplace_hint(to.end(), property.key(), property.value());
+    if (to.size() == before) at->second = property.value();
+  }
 }
 
 bool isPending(const proto::CommandMessage& command, int index) {
@@ -80,6 +86,9 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
   const MessageData shared = entryData(command, meta, context);
   const auto& id = command.message_id();
 
+  // One metadata object for every message of the entry: parsing clears it but keeps its
+  // properties' objects and strings for the next message to reuse.
+  proto::SingleMessageMetadata single;
   for (int index = 0; index < count; ++index) {
     auto where = [&what, index, count] {
       return what() + " message " + std::to_string(index) + " of " + std::to_string(count);
@@ -94,7 +103,6 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
                                         " exceeds the " + std::to_string(batch.size()) +
                                         " bytes left"};
     }
-    proto::SingleMessageMetadata single;
     // ParsePartial + IsInitialized: ParseFromArray would also log every failure to stderr.
     if (!single.ParsePartialFromArray(batch.data(), static_cast<int>(size)) ||
         !single.IsInitialized()) {
