@@ -13,15 +13,19 @@ void RedeliveryScheduler::add(std::size_t slot, const MessageId& id, Clock::stea
     byKey_.erase(found);
   }
   byKey_.emplace(key, byDue_.emplace(due, key));
+  scheduled_.store(byKey_.size());
   armLocked();
 }
 
 bool RedeliveryScheduler::remove(std::size_t slot, const MessageId& id) {
+  // Every acknowledgement asks; usually nothing is scheduled at all.
+  if (scheduled_.load() == 0) return false;
   std::lock_guard lock(mutex_);
   auto found = byKey_.find(Key{slot, id});
   if (found == byKey_.end()) return false;
   byDue_.erase(found->second);
   byKey_.erase(found);
+  scheduled_.store(byKey_.size());
   return true;
 }
 
@@ -32,12 +36,14 @@ void RedeliveryScheduler::removeSlot(std::size_t slot) {
     byDue_.erase(entry.second);
     return true;
   });
+  scheduled_.store(byKey_.size());
 }
 
 void RedeliveryScheduler::clear() {
   std::lock_guard lock(mutex_);
   byDue_.clear();
   byKey_.clear();
+  scheduled_.store(0);
   if (timer_) clock_->cancel(*timer_);
   timer_.reset();
 }
@@ -71,6 +77,7 @@ void RedeliveryScheduler::fire() {
       byKey_.erase(key);
       byDue_.erase(byDue_.begin());
     }
+    scheduled_.store(byKey_.size());
     armLocked();
   }
   for (auto& [slot, ids] : due) redeliver_(slot, std::move(ids));

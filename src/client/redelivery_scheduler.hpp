@@ -9,6 +9,7 @@
 // timer thread, with no lock of this class held.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -52,6 +53,7 @@ class RedeliveryScheduler : public std::enable_shared_from_this<RedeliverySchedu
   mutable std::mutex mutex_;
   std::multimap<Clock::steady_time_point, Key> byDue_;
   std::unordered_map<Key, std::multimap<Clock::steady_time_point, Key>::iterator, KeyHash> byKey_;
+  std::atomic<std::size_t> scheduled_{0};  // byKey_.size(), readable without the lock
   std::optional<Clock::TimerId> timer_;
   Clock::steady_time_point armedFor_{};
 };

@@ -1,5 +1,6 @@
 #include "reconsume/clock.hpp"
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <thread>
@@ -118,12 +119,23 @@ struct ManualClock::State {
   detail::WallTimers wall;
   detail::SteadyTimers steady;
   Clock::TimerId lastId = 0;
-  time_point now;
-  steady_time_point steadyNow;  // moves with `now`, except at a step of the wall clock
+  // Written under `mutex`, read without it: the embedded broker and the client read the time
+  // several times per message.
+  std::atomic<time_point::rep> now{0};
+  std::atomic<steady_time_point::rep> steadyNow{0};  // moves with `now`, except at a wall step
+
+  time_point wallTime() const { return time_point(time_point::duration(now.load())); }
+  steady_time_point steadyTime() const {
+    return steady_time_point(steady_time_point::duration(steadyNow.load()));
+  }
+  void moveTo(time_point wallAt, steady_time_point steadyAt) {
+    now.store(wallAt.time_since_epoch().count());
+    steadyNow.store(steadyAt.time_since_epoch().count());
+  }
 };
 
 ManualClock::ManualClock(time_point start) : state_(std::make_unique<State>()) {
-  state_->now = start;
+  state_->moveTo(start, steady_time_point());
 }
 
 ManualClock::~ManualClock() = default;
@@ -134,13 +146,11 @@ Clock::time_point ManualClock::defaultStart() {
 }
 
 Clock::time_point ManualClock::now() const {
-  std::lock_guard lock(state_->mutex);
-  return state_->now;
+  return state_->wallTime();
 }
 
 Clock::steady_time_point ManualClock::steadyNow() const {
-  std::lock_guard lock(state_->mutex);
-  return state_->steadyNow;
+  return state_->steadyTime();
 }
 
 Clock::TimerId ManualClock::schedule(time_point at, std::function<void()> fn) {
@@ -174,52 +184,57 @@ void ManualClock::advance(std::chrono::milliseconds step) {
 void ManualClock::set(time_point target) {
   std::lock_guard advancing(state_->advancing);
   std::unique_lock lock(state_->mutex);
-  if (target < state_->now) {
-    auto behind = std::chrono::duration_cast<std::chrono::milliseconds>(state_->now - target);
+  auto now = state_->wallTime();
+  auto steadyNow = state_->steadyTime();
+  if (target < now) {
+    auto behind = std::chrono::duration_cast<std::chrono::milliseconds>(now - target);
     throw Error(errc::invalid_argument, "ManualClock::set: the time given is " +
                                             std::to_string(behind.count()) +
                                             "ms before now; a clock does not go back");
   }
   // Wall and monotonic time move together: run the timers of both kinds in the order they fall
   // due within the step.
-  auto steadyTarget = state_->steadyNow + (target - state_->now);
+  auto steadyTarget = steadyNow + (target - now);
   for (;;) {
     auto wallDue = state_->wall.earliest();
     auto steadyDue = state_->steady.earliest();
     bool wallReady = wallDue && *wallDue <= target;
     bool steadyReady = steadyDue && *steadyDue <= steadyTarget;
     if (!wallReady && !steadyReady) break;
-    bool wallFirst =
-        wallReady && (!steadyReady || *wallDue - state_->now <= *steadyDue - state_->steadyNow);
+    bool wallFirst = wallReady && (!steadyReady || *wallDue - now <= *steadyDue - steadyNow);
     std::function<void()> fn;
     if (wallFirst) {
       auto due = state_->wall.popDue(target);
-      if (due->first > state_->now) {
-        state_->steadyNow += due->first - state_->now;
-        state_->now = due->first;
+      if (due->first > now) {
+        steadyNow += due->first - now;
+        now = due->first;
       }
       fn = std::move(due->second);
     } else {
       auto due = state_->steady.popDue(steadyTarget);
-      if (due->first > state_->steadyNow) {
-        state_->now += due->first - state_->steadyNow;
-        state_->steadyNow = due->first;
+      if (due->first > steadyNow) {
+        now += due->first - steadyNow;
+        steadyNow = due->first;
       }
       fn = std::move(due->second);
     }
+    state_->moveTo(now, steadyNow);
     lock.unlock();
     fn();
     lock.lock();
+    // Only this advance moves the clock (`advancing` is held), but a timer may have stepped the
+    // wall clock: read it again.
+    now = state_->wallTime();
+    steadyNow = state_->steadyTime();
   }
-  state_->now = target;
-  state_->steadyNow = steadyTarget;
+  state_->moveTo(target, steadyTarget);
 }
 
 void ManualClock::stepWallClock(std::chrono::milliseconds step) {
   std::lock_guard advancing(state_->advancing);
   std::unique_lock lock(state_->mutex);
-  state_->now += step;
-  while (auto due = state_->wall.popDue(state_->now)) {
+  state_->now.store((state_->wallTime() + step).time_since_epoch().count());
+  while (auto due = state_->wall.popDue(state_->wallTime())) {
     lock.unlock();
     due->second();
     lock.lock();
@@ -231,11 +246,12 @@ std::optional<Clock::time_point> ManualClock::nextTimer() const {
   auto wall = state_->wall.earliest();
   auto steady = state_->steady.earliest();
   std::optional<time_point> next;
-  if (steady) next = state_->now + (*steady - state_->steadyNow);
+  const auto now = state_->wallTime();
+  if (steady) next = now + (*steady - state_->steadyTime());
   if (wall && (!next || *wall < *next)) next = wall;
   // A timer scheduled for a time already passed (computed from an earlier reading) is due now:
   // set(*nextTimer()) runs it rather than being refused as a step back.
-  if (next && *next < state_->now) next = state_->now;
+  if (next && *next < now) next = now;
   return next;
 }
 
