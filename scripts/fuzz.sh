@@ -9,6 +9,8 @@
 # Prints per target the executions and exec/s. Exits non-zero when a fuzzer finds a crash, a
 # sanitizer report or a broken invariant; the input that did it is saved under
 # build-fuzz/fuzz-artifacts/. Extra libFuzzer flags: RECONSUME_FUZZ_FLAGS (e.g. "-jobs=1").
+# RECONSUME_FUZZ_BUILD_ONLY=1 builds the targets and runs nothing (scripts/test.sh builds them
+# while other tests run).
 set -euo pipefail
 
 seconds="${1:-60}"
@@ -40,6 +42,7 @@ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DRECONSUME_FUZZ=ON \
   -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_TOOLS=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$build" --target "${targets[@]/%/_fuzzer}"
+if [[ "${RECONSUME_FUZZ_BUILD_ONLY:-}" == 1 ]]; then exit 0; fi
 
 artifacts="$build/fuzz-artifacts"
 mkdir -p "$artifacts"

@@ -26,15 +26,39 @@ step "Building (RelWithDebInfo) in $build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build"
 
+# The sanitizer build and the fuzzers compile while the tests run, at the lowest priority: the
+# tests against Pulsar spend much of their time waiting for the broker (restarts, delays, the
+# soak), and that idle CPU builds the rest. Nice 19 gives the tests and the broker the CPU whenever
+# they want it. The build's output goes to a log, printed if it fails.
+step "Building the ASan+UBSan tests ($asan) and the fuzzers in the background (nice 19)"
+background_log="$build/background-build.log"
+set -m  # its own process group, so that stopping it stops its compilers too
+(
+  set -e
+  cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONSUME_SANITIZE=ON \
+    -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
+  nice -n 19 cmake --build "$asan" --target reconsume_unit_tests reconsume_cli_tests \
+    reconsume_behaviour_tests
+  RECONSUME_FUZZ_BUILD_ONLY=1 nice -n 19 "$root/scripts/fuzz.sh" "$fuzz_seconds" all
+) >"$background_log" 2>&1 &
+background=$!
+set +m
+trap 'kill -- "-$background" 2>/dev/null || true' EXIT
+
 step "Running every test against the embedded broker and a Pulsar standalone"
 # with-pulsar.sh starts Pulsar (downloading it with Maven the first time), exports its URLs, and
 # stops it afterwards, also when a test fails.
 "$root/scripts/with-pulsar.sh" ctest --test-dir "$build" --output-on-failure
 
+step "Waiting for the background build ($background_log)"
+if ! wait "$background"; then
+  tail -n 80 "$background_log" >&2
+  echo "test.sh: the sanitizer or fuzzer build failed (log: $background_log)" >&2
+  exit 1
+fi
+trap - EXIT
+
 step "Unit tests under AddressSanitizer and UndefinedBehaviorSanitizer ($asan)"
-cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONSUME_SANITIZE=ON \
-  -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$asan" --target reconsume_unit_tests reconsume_cli_tests reconsume_behaviour_tests
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tests/reconsume_unit_tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tools/reconsume_cli_tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
