@@ -197,6 +197,40 @@ TEST(EntryUnpacker, SkipsCompactedOutMessagesAndKeepsNullFlags) {
   EXPECT_FALSE(out.messages[1].nullValue);
 }
 
+// Another client may write properties in any order and a key twice (Java reads the last value);
+// and each message of an entry has only its own properties, however many its predecessor had.
+TEST(EntryUnpacker, ReadsPropertiesInAnyOrderAndARepeatedKeyAsItsLastValue) {
+  BatchBuilder builder;
+  proto::SingleMessageMetadata many;
+  for (auto [key, value] : {std::pair{"z", "last letter"},
+                            {"k", "first"},
+                            {"a", "1"},
+                            {"k", "second"},
+                            {"m", "middle"}}) {
+    auto& property = *many.add_properties();
+    property.set_key(key);
+    property.set_value(value);
+  }
+  many.set_partition_key("key-of-the-first");
+  builder.add(many, "many");
+  proto::SingleMessageMetadata one;
+  auto& property = *one.add_properties();
+  property.set_key("only");
+  property.set_value("this");
+  builder.add(one, "one");
+  builder.add(proto::SingleMessageMetadata(), "none");
+
+  const auto out = unpack(delivery(), builder.finish(batchContext()));
+  ASSERT_EQ(out.messages.size(), 3u);
+  EXPECT_EQ(out.messages[0].data.properties,
+            (std::map<std::string, std::string>{
+                {"a", "1"}, {"k", "second"}, {"m", "middle"}, {"z", "last letter"}}));
+  EXPECT_EQ(out.messages[1].data.properties,
+            (std::map<std::string, std::string>{{"only", "this"}}));
+  EXPECT_FALSE(out.messages[1].data.partitionKey);
+  EXPECT_TRUE(out.messages[2].data.properties.empty());
+}
+
 TEST(EntryUnpacker, DecompressesBatchesWithEveryCodec) {
   for (auto codec : {proto::LZ4, proto::ZLIB, proto::ZSTD, proto::SNAPPY}) {
     const auto entry = threeMessageBatch(codec);
