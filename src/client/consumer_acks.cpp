@@ -42,12 +42,12 @@ void ConsumerImpl::acknowledge(const Message& message, Callback<> done, AckDispa
       }
     };
   }
-  if (metrics.acknowledged) {
+  if (metrics) {
     answered = [metrics, clock = client_->clock(), started = client_->clock()->steadyNow(),
                 done = std::move(answered)](const Status& status) {
       if (status.ok()) {
-        metrics.acknowledged->add();
-        metrics.ackDuration->record(
+        metrics->acknowledged->add();
+        metrics->ackDuration->record(
             std::chrono::duration<double>(clock->steadyNow() - started).count());
       }
       done(status);
@@ -77,12 +77,12 @@ void ConsumerImpl::acknowledge(const Message& message,
   if (auto status = settled(message, slot); !status.ok()) return done(status);
   // Pending until the commit; counted once the broker took it into the transaction (an abort
   // does not take the count back).
-  auto acknowledged = slots_[slot]->metrics.acknowledged;
-  slots_[slot]->backend->acknowledge(*message.impl(), transaction,
-                                     [acknowledged, done = std::move(done)](const Status& status) {
-                                       if (status.ok() && acknowledged) acknowledged->add();
-                                       done(status);
-                                     });
+  slots_[slot]->backend->acknowledge(
+      *message.impl(), transaction,
+      [metrics = slots_[slot]->metrics, done = std::move(done)](const Status& status) {
+        if (status.ok() && metrics) metrics->acknowledged->add();
+        done(status);
+      });
 }
 
 }  // namespace reconsume::detail::client

@@ -178,7 +178,8 @@ void ConsumerImpl::divert(std::size_t slot, const Message& message) {
   if (spec_.poisonSink) spec_.poisonSink->onPoison(message, shared_from_this());
 }
 
-ConsumerImpl::SlotMetrics ConsumerImpl::metricsFor(const std::string& topic) {
+std::shared_ptr<const ConsumerImpl::SlotMetrics> ConsumerImpl::metricsFor(
+    const std::string& topic) {
   // The topic a partition belongs to, and the partition as a label of its own: the series of a
   // partitioned topic add up to the topic's.
   auto name = TopicName::parse(topic);
@@ -190,26 +191,27 @@ ConsumerImpl::SlotMetrics ConsumerImpl::metricsFor(const std::string& topic) {
   auto& registry = client_->metrics();
   auto ack = labels;
   ack.emplace_back(metrics::kOperation, "ack");
-  return {registry.counter(metrics::kConsumed, labels),
-          registry.counter(metrics::kAcknowledged, labels),
-          registry.counter(metrics::kNegativelyAcked, labels),
-          registry.histogram(metrics::kDeliveryLateness, labels),
-          registry.histogram(metrics::kOperationDuration, ack)};
+  return std::make_shared<const SlotMetrics>(
+      SlotMetrics{registry.counter(metrics::kConsumed, labels),
+                  registry.counter(metrics::kAcknowledged, labels),
+                  registry.counter(metrics::kNegativelyAcked, labels),
+                  registry.histogram(metrics::kDeliveryLateness, labels),
+                  registry.histogram(metrics::kOperationDuration, ack)});
 }
 
 void ConsumerImpl::recordLateness(const Slot& slot, const MessageData& data) {
-  if (!data.deliverAtMs || !slot.metrics.lateness) return;
+  if (!data.deliverAtMs || !slot.metrics) return;
   auto due = std::chrono::system_clock::time_point(std::chrono::milliseconds(*data.deliverAtMs));
   std::chrono::duration<double> late = client_->clock()->now() - due;
-  slot.metrics.lateness->record(late.count());
+  slot.metrics->lateness->record(late.count());
 }
 
 Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
   auto& slot = *slots_[item.slot];
   taken(item.slot);
   const auto& data = *item.message;
-  if (slot.metrics.consumed) {
-    slot.metrics.consumed->add();
+  if (slot.metrics) {
+    slot.metrics->consumed->add();
     recordLateness(slot, data);
   }
   if (spec_.options.ackTimeout.count() > 0 && spec_.durable) {
@@ -277,7 +279,7 @@ Status ConsumerImpl::negativeAcknowledge(const Message& message) {
     wait = std::max<std::chrono::milliseconds>(100ms, backoff->next(message.redeliveryCount()));
   }
   negativeAcks_->add(slot, message.id(), client_->clock()->steadyNow() + wait);
-  if (const auto& counter = slots_[slot]->metrics.negativelyAcknowledged) counter->add();
+  if (const auto& metrics = slots_[slot]->metrics) metrics->negativelyAcknowledged->add();
   return {};
 }
 

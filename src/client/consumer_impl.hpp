@@ -93,7 +93,8 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   struct Slot {
     std::string topic;
     std::shared_ptr<BackendConsumer> backend;
-    SlotMetrics metrics;
+    // Null for readers. Shared, so that a completion holds one pointer, not five.
+    std::shared_ptr<const SlotMetrics> metrics;
     std::atomic<std::uint32_t> taken{0};     // messages handed out since the last flow
     std::optional<MessageId> lastHandedOut;  // readers' position
   };
@@ -108,7 +109,7 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   void taken(std::size_t slot);
   // A poison message that arrived: to the poison sink instead of the application.
   void divert(std::size_t slot, const Message& message);
-  SlotMetrics metricsFor(const std::string& topic);
+  std::shared_ptr<const SlotMetrics> metricsFor(const std::string& topic);
   // A delayed message handed out: how long after its delivery time.
   void recordLateness(const Slot& slot, const MessageData& data);
   void redeliver(std::size_t slot, std::vector<MessageId> ids);
