@@ -76,11 +76,14 @@ class HttpAdmin final : public client::AdminBackend {
   std::vector<SubscriptionStats> subscriptions(const std::string& topic) override {
     TopicName name = TopicName::parse(topic);
     std::map<std::string, std::int64_t> backlogs;
+    // getPreciseBacklog: the broker counts the entries past each cursor's position instead of
+    // estimating from counters of what was added and acknowledged (an estimate that can lag).
     if (name.partition() < 0 && partitions(topic) > 0) {
-      std::string path = topicPath(name, "/partitioned-stats?perPartition=true");
+      std::string path =
+          topicPath(name, "/partitioned-stats?perPartition=true&getPreciseBacklog=true");
       addPartitionedSubscriptionBacklogs(call(verb::get, path), "GET " + path, backlogs);
     } else {
-      std::string path = topicPath(name, "/stats");
+      std::string path = topicPath(name, "/stats?getPreciseBacklog=true");
       addSubscriptionBacklogs(call(verb::get, path), "GET " + path, backlogs);
     }
     std::vector<SubscriptionStats> result;

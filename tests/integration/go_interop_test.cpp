@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 
+#include "integration/backlog_wait.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/reconsume.hpp"
 
@@ -99,17 +100,8 @@ class GoInterop : public ::testing::Test {
   }
 
   void waitForBacklog(const std::string& topic, std::int64_t expected) {
-    auto deadline = std::chrono::steady_clock::now() + 15s;
-    std::int64_t backlog = -1;
-    while (std::chrono::steady_clock::now() < deadline) {
-      for (const auto& subscription : admin_.subscriptions(topic)) {
-        if (subscription.name == "interop") backlog = subscription.backlog;
-      }
-      if (backlog == expected) return;
-      std::this_thread::sleep_for(50ms);  // polling broker statistics: there is no event
-    }
-    ADD_FAILURE() << "the backlog of 'interop' on " << topic << " stayed " << backlog
-                  << " instead of " << expected;
+    EXPECT_EQ(awaitBacklog(admin_, topic, "interop", expected), expected)
+        << "the backlog of 'interop' on " << topic;
   }
 
   // What the dead-letter topic holds, read with our reader.

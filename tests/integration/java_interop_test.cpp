@@ -19,6 +19,7 @@
 #include <string>
 #include <thread>
 
+#include "integration/backlog_wait.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/reconsume.hpp"
 
@@ -83,16 +84,8 @@ class JavaInterop : public ::testing::Test {
   }
 
   void waitForBacklog(const std::string& topic, std::int64_t expected) {
-    auto deadline = std::chrono::steady_clock::now() + 15s;
-    std::int64_t backlog = -1;
-    while (std::chrono::steady_clock::now() < deadline) {
-      auto subscriptions = admin_.subscriptions(topic);
-      for (const auto& subscription : subscriptions) {
-        if (subscription.name == "interop") backlog = subscription.backlog;
-      }
-      if (backlog == expected) return;
-      std::this_thread::sleep_for(50ms);  // polling broker statistics: there is no event
-    }
+    std::int64_t backlog = awaitBacklog(admin_, topic, "interop", expected);
+    if (backlog == expected) return;
     ADD_FAILURE() << "the backlog of 'interop' on " << topic << " stayed " << backlog
                   << " instead of " << expected << "; " << unacknowledged(topic);
   }
