@@ -46,9 +46,11 @@ Message storedDeadLetter() {
   auto data = std::make_shared<detail::MessageData>();
   data->topic = "persistent://shop/orders/created-billing-DLQ";
   data->id = MessageId(20001, 17, -1);
-  data->payload = R"({"order":"ORD-2024-000184467","amount":129.90,"currency":"EUR",)"
-                  R"("lines":[{"sku":"A-1","qty":2},{"sku":"B-7","qty":1}]})";
-  data->properties = deadLetterProperties();
+  data->payload =
+      reconsume::detail::Bytes::copy(R"({"order":"ORD-2024-000184467","amount":129.90,)"
+                                     R"("currency":"EUR","lines":[{"sku":"A-1","qty":2},)"
+                                     R"({"sku":"B-7","qty":1}]})");
+  data->properties = reconsume::detail::Properties::fromMap(deadLetterProperties());
   data->partitionKey = "customer-18446";
   data->publishTimeMs = 1'700'010'800'000;
   return Message(std::move(data));

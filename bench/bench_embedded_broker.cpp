@@ -144,8 +144,8 @@ void RetryRoundTrip(benchmark::State& state) {
     send(*producer, message);
     auto received = mainSink->take();
     OutgoingMessage retry;
-    retry.payload = received->payload;
-    retry.properties = received->properties;
+    retry.payload = received->payload.toString();
+    retry.properties = received->properties.toMap();
     retry.properties["RECONSUMETIMES"] = "1";
     retry.deliverAt = setup.clock->now() + 1s;
     send(*retryProducer, retry);

@@ -14,7 +14,7 @@ namespace {
 using namespace std::chrono_literals;
 using reconsume::detail::retry::buildProperties;
 using reconsume::detail::retry::decide;
-using Properties = std::map<std::string, std::string>;
+using Properties = reconsume::detail::Properties;
 
 Properties realisticMessage() {
   return {
@@ -42,7 +42,7 @@ void runDecision(benchmark::State& state, const reconsume::RetryPolicy& policy) 
   const Properties incoming = realisticMessage();
   const reconsume::MessageId id(18502, 17, -1);
   const std::string topic = "persistent://shop/orders/created-billing-RETRY";
-  const Properties custom;
+  const std::map<std::string, std::string> custom;
   const reconsume::detail::retry::RetryRequest request;
   auto now = std::chrono::system_clock::time_point(1'700'000'016'000ms);
   for (auto _ : state) {
@@ -85,7 +85,7 @@ BENCHMARK(BM_Part_CopyProperties);
 
 void BM_Part_AppendHistory(benchmark::State& state) {
   const Properties incoming = realisticMessage();
-  const std::string& history = incoming.at("RECONSUME_HISTORY");
+  const std::string history(incoming.at("RECONSUME_HISTORY"));
   reconsume::detail::retry::HistoryEntry entry{
       4, std::chrono::system_clock::time_point(1'700'000'016'000ms), 30s,
       "payment gateway timed out"};

@@ -19,6 +19,7 @@
 
 #include "common/callback.hpp"
 #include "common/message_data.hpp"
+#include "common/outgoing_data.hpp"
 #include "common/status.hpp"
 #include "common/txn_id.hpp"
 #include "reconsume/clock.hpp"
@@ -52,13 +53,8 @@ class BackendProducer {
   // deliverAfter/deliverAt and the size against the broker's maximum message size. With a
   // transaction, the message is stored as part of it (the topic is registered with the
   // transaction first).
-  virtual void send(const OutgoingMessage& message, Callback<MessageId> done) = 0;
-  // The same for a message the caller gives up: a backend may take its payload, not copy it.
-  virtual void send(OutgoingMessage&& message, Callback<MessageId> done) {
-    send(static_cast<const OutgoingMessage&>(message), std::move(done));
-  }
-  virtual void send(const OutgoingMessage& message,
-                    const std::shared_ptr<BackendTransaction>& transaction,
+  virtual void send(OutgoingData message, Callback<MessageId> done) = 0;
+  virtual void send(OutgoingData message, const std::shared_ptr<BackendTransaction>& transaction,
                     Callback<MessageId> done) = 0;
   virtual void close(Callback<> done) = 0;
 };

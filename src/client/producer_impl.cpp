@@ -109,7 +109,7 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
   });
 }
 
-BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
+BackendProducer* ProducerImpl::route(const OutgoingData& message) {
   auto count = static_cast<int>(partitions_.size());
   if (count == 1) return partitions_.front().get();
   // As the Java client's default router: the partition key decides, hashed as Java's
@@ -119,7 +119,7 @@ BackendProducer* ProducerImpl::route(const OutgoingMessage& message) {
   return partitions_[roundRobin_++ % partitions_.size()].get();
 }
 
-void ProducerImpl::send(OutgoingMessage message, Callback<MessageId> done,
+void ProducerImpl::send(OutgoingData message, Callback<MessageId> done,
                         const std::shared_ptr<BackendTransaction>& transaction) {
   const auto started = client_->clock()->steadyNow();
   auto refuse = [&](const Status& status) {
@@ -128,7 +128,7 @@ void ProducerImpl::send(OutgoingMessage message, Callback<MessageId> done,
   };
   if (closed_) return refuse(Status(errc::closed, "producer on " + topic() + " is closed"));
   if (auto check = checkOutgoing(message); !check.ok()) return refuse(check);
-  auto bytes = pendingBytesOf(message);
+  auto bytes = message.contentBytes();  // payload, keys, property names and values
   if (auto room = limit_->acquire(bytes); !room.ok()) return refuse(room);
   // One completion for the room and the metrics, counted as it completes.
   Callback<MessageId> sent = [record = record_, bytes, started, done = std::move(done)](
@@ -138,7 +138,7 @@ void ProducerImpl::send(OutgoingMessage message, Callback<MessageId> done,
     done(status, id);
   };
   auto* partition = route(message);
-  if (transaction) return partition->send(message, transaction, std::move(sent));
+  if (transaction) return partition->send(std::move(message), transaction, std::move(sent));
   partition->send(std::move(message), std::move(sent));
 }
 

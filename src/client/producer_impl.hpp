@@ -27,7 +27,7 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   // send_limits.hpp), picks its partition and sends it — as part of `transaction` when one is
   // given. The room is given back when the backend completes the send. Pass the message as an
   // rvalue and its payload is moved, not copied, on the way to the broker.
-  void send(OutgoingMessage message, Callback<MessageId> done,
+  void send(OutgoingData message, Callback<MessageId> done,
             const std::shared_ptr<BackendTransaction>& transaction = nullptr);
   void close(Callback<> done) override;
 
@@ -35,7 +35,7 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options);
   // invalid_argument naming the first setting out of range.
   static Status checkBatching(const BatchingOptions& batching);
-  BackendProducer* route(const OutgoingMessage& message);
+  BackendProducer* route(const OutgoingData& message);
 
   // What the completion of every send needs, shared: a completion captures one pointer to it
   // (a send waiting for its receipt must not keep the producer alive).

@@ -5,14 +5,6 @@
 
 namespace reconsume::detail::client {
 
-std::size_t pendingBytesOf(const OutgoingMessage& message) {
-  std::size_t bytes = message.payload.size();
-  if (message.key) bytes += message.key->size();
-  if (message.orderingKey) bytes += message.orderingKey->size();
-  for (const auto& [name, value] : message.properties) bytes += name.size() + value.size();
-  return bytes;
-}
-
 ClientSendLimits::ClientSendLimits(std::size_t memoryLimit, boost::asio::io_context& io,
                                    std::shared_ptr<SteadyClock> clock)
     : memoryLimit_(memoryLimit), io_(io), clock_(std::move(clock)) {}

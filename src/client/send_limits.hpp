@@ -29,9 +29,6 @@
 
 namespace reconsume::detail::client {
 
-// The bytes a message holds while pending: payload, keys, property names and values.
-std::size_t pendingBytesOf(const OutgoingMessage& message);
-
 class ClientSendLimits {
  public:
   // `memoryLimit` 0: no limit. Waits run their timers on `io` (whose threads never wait).

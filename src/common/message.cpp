@@ -79,16 +79,16 @@ const detail::MessageData& emptyData() {
 #define RECONSUME_DATA (data_ ? *data_ : emptyData())
 
 std::string_view Message::data() const {
-  return RECONSUME_DATA.payload;
+  return RECONSUME_DATA.payload.view();
 }
 const std::map<std::string, std::string>& Message::properties() const {
-  return RECONSUME_DATA.properties;
+  const auto& data = RECONSUME_DATA;
+  return data.propertyMap.get(data.properties);
 }
 std::optional<std::string> Message::property(std::string_view key) const {
-  const auto& props = RECONSUME_DATA.properties;
-  auto it = props.find(std::string(key));
-  if (it == props.end()) return std::nullopt;
-  return it->second;
+  auto value = RECONSUME_DATA.properties.find(key);
+  if (!value) return std::nullopt;
+  return std::string(*value);
 }
 std::optional<std::string> Message::key() const {
   return RECONSUME_DATA.partitionKey;
@@ -100,7 +100,7 @@ std::optional<std::string> Message::orderingKey() const {
   return RECONSUME_DATA.orderingKey;
 }
 const std::string& Message::topic() const {
-  return RECONSUME_DATA.topic;
+  return RECONSUME_DATA.topic.str();
 }
 MessageId Message::id() const {
   return RECONSUME_DATA.id;
@@ -117,9 +117,24 @@ std::optional<std::chrono::system_clock::time_point> Message::eventTime() const 
   return detail::fromEpochMillis(*ms);
 }
 const std::string& Message::producerName() const {
-  return RECONSUME_DATA.producerName;
+  return RECONSUME_DATA.producerName.str();
 }
 
 #undef RECONSUME_DATA
 
 }  // namespace reconsume
+
+namespace reconsume::detail {
+
+const PropertyMapCache::Map& PropertyMapCache::get(const Properties& properties) const {
+  if (const Map* built = map_.load(std::memory_order_acquire)) return *built;
+  auto made = std::make_unique<const Map>(properties.toMap());
+  const Map* expected = nullptr;
+  if (map_.compare_exchange_strong(expected, made.get(), std::memory_order_acq_rel,
+                                   std::memory_order_acquire)) {
+    return *made.release();
+  }
+  return *expected;  // another thread built it first
+}
+
+}  // namespace reconsume::detail

@@ -4,7 +4,7 @@
 
 namespace reconsume::detail {
 
-Status checkOutgoing(const OutgoingMessage& message) {
+Status checkOutgoing(const OutgoingData& message) {
   if (message.deliverAfter && message.deliverAt) {
     return Status(errc::invalid_argument, "a message sets both deliverAfter (" +
                                               std::to_string(message.deliverAfter->count()) +

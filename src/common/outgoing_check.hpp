@@ -2,12 +2,12 @@
 // or both deliverAfter and deliverAt set.
 #pragma once
 
+#include "common/outgoing_data.hpp"
 #include "common/status.hpp"
-#include "reconsume/message.hpp"
 
 namespace reconsume::detail {
 
 // A failed Status naming the value, or ok.
-Status checkOutgoing(const OutgoingMessage& message);
+Status checkOutgoing(const OutgoingData& message);
 
 }  // namespace reconsume::detail

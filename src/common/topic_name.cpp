@@ -91,7 +91,7 @@ std::string canonicalTopic(std::string_view text) {
   return TopicName::parse(text).toString();
 }
 
-std::string baseTopicName(std::string_view text) {
+std::optional<std::string_view> canonicalBaseTopic(std::string_view text) noexcept {
   // Canonical: "persistent://tenant/namespace/name" with non-empty parts, three after the scheme.
   constexpr std::string_view kPersistent = "persistent://", kNonPersistent = "non-persistent://";
   std::string_view rest;
@@ -100,17 +100,22 @@ std::string baseTopicName(std::string_view text) {
   } else if (text.substr(0, kNonPersistent.size()) == kNonPersistent) {
     rest = text.substr(kNonPersistent.size());
   } else {
-    return TopicName::parse(text).base().toString();
+    return std::nullopt;
   }
   auto first = rest.find('/');
   auto second = first == std::string_view::npos ? first : rest.find('/', first + 1);
   if (first == 0 || second == std::string_view::npos || second == first + 1 ||
       second + 1 == rest.size() || rest.find('/', second + 1) != std::string_view::npos) {
-    return TopicName::parse(text).base().toString();
+    return std::nullopt;
   }
   auto local = rest.substr(second + 1);
-  if (partitionOf(local) < 0) return std::string(text);
-  return std::string(text.substr(0, text.size() - local.size() + local.rfind(kPartitionSuffix)));
+  if (partitionOf(local) < 0) return text;
+  return text.substr(0, text.size() - local.size() + local.rfind(kPartitionSuffix));
+}
+
+std::string baseTopicName(std::string_view text) {
+  if (auto base = canonicalBaseTopic(text)) return std::string(*base);
+  return TopicName::parse(text).base().toString();
 }
 
 int partitionIndexOf(std::string_view text) noexcept {

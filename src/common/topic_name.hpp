@@ -3,6 +3,7 @@
 // as in the Java client.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -42,6 +43,9 @@ std::string canonicalTopic(std::string_view text);
 // TopicName::parse(text).base().toString(), without parsing when `text` is canonical already (a
 // message's topic), which is what the retry layer asks on every republish. Throws as parse().
 std::string baseTopicName(std::string_view text);
+// The same as a view into `text` when `text` is canonical; nothing otherwise (then ask
+// baseTopicName, which parses).
+std::optional<std::string_view> canonicalBaseTopic(std::string_view text) noexcept;
 
 // The partition index of `text` ("…-partition-N"), or -1, also when `text` is not a valid name.
 int partitionIndexOf(std::string_view text) noexcept;

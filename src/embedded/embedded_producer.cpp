@@ -11,6 +11,7 @@ EmbeddedProducer::EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState s
                                    std::shared_ptr<Coordinator> coordinator)
     : topic_(std::move(topic)),
       state_(std::make_shared<ProducerState>(std::move(state))),
+      name_(state_->name),
       id_(id),
       maxMessageSize_(maxMessageSize),
       coordinator_(std::move(coordinator)) {}
@@ -19,12 +20,9 @@ EmbeddedProducer::~EmbeddedProducer() {
   closeNow();
 }
 
-Status EmbeddedProducer::validate(const OutgoingMessage& message) const {
+Status EmbeddedProducer::validate(const OutgoingData& message) const {
   if (auto check = checkOutgoing(message); !check.ok()) return check;
-  std::uint64_t size = message.payload.size();
-  for (const auto& [key, value] : message.properties) size += key.size() + value.size();
-  if (message.key) size += message.key->size();
-  if (message.orderingKey) size += message.orderingKey->size();
+  const std::uint64_t size = message.contentBytes();
   if (size > maxMessageSize_) {
     return Status(errc::too_large, "message of " + std::to_string(size) +
                                        " bytes (payload, properties and keys) exceeds the "
@@ -40,17 +38,12 @@ Status EmbeddedProducer::closedStatus() const {
                 "producer '" + state_->name + "' of topic " + topic_->name() + " is closed");
 }
 
-void EmbeddedProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
-  if (closed_) return done(closedStatus(), MessageId());
-  publish(message, nullptr, done);
-}
-
-void EmbeddedProducer::send(OutgoingMessage&& message, Callback<MessageId> done) {
+void EmbeddedProducer::send(OutgoingData message, Callback<MessageId> done) {
   if (closed_) return done(closedStatus(), MessageId());
   publish(std::move(message), nullptr, done);
 }
 
-void EmbeddedProducer::send(const OutgoingMessage& message,
+void EmbeddedProducer::send(OutgoingData message,
                             const std::shared_ptr<client::BackendTransaction>& transaction,
                             Callback<MessageId> done) {
   if (closed_) return done(closedStatus(), MessageId());
@@ -59,26 +52,25 @@ void EmbeddedProducer::send(const OutgoingMessage& message,
   const auto* txn = EmbeddedTransaction::resolve(transaction, *coordinator_, asked, status);
   if (txn == nullptr) return done(status, MessageId());
   auto ref = txn->ref();
-  publish(message, &ref, done);
+  publish(std::move(message), &ref, done);
 }
 
-template <typename Message>
-void EmbeddedProducer::publish(Message&& message, const TxnRef* txn, Callback<MessageId>& done) {
+void EmbeddedProducer::publish(OutgoingData&& message, const TxnRef* txn,
+                               Callback<MessageId>& done) {
   if (auto status = validate(message); !status.ok()) return done(status, MessageId());
   auto data = std::make_shared<MessageData>();
-  data->topic = topic_->name();
-  // Moves when the caller gave the message up (a retry copy, an asyncSend), copies otherwise.
-  data->payload = std::forward<Message>(message).payload;
-  data->properties = std::forward<Message>(message).properties;
-  data->partitionKey = std::forward<Message>(message).key;
+  data->topic = topic_->sharedName();
+  data->payload = std::move(message.payload);
+  data->properties = std::move(message.properties);
+  data->partitionKey = std::move(message.key);
   data->partitionKeyIsBase64 = message.keyIsBase64;
-  data->orderingKey = std::forward<Message>(message).orderingKey;
+  data->orderingKey = std::move(message.orderingKey);
   if (message.eventTime) {
     data->eventTimeMs = static_cast<std::uint64_t>(
         std::chrono::floor<std::chrono::milliseconds>(message.eventTime->time_since_epoch())
             .count());
   }
-  data->producerName = state_->name;
+  data->producerName = name_;
   MessageId id;
   auto status =
       topic_->publish(std::move(data), *state_, message.deliverAt, message.deliverAfter, id, txn);

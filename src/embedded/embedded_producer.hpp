@@ -21,26 +21,23 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
   ~EmbeddedProducer() override;
 
   const std::string& topic() const override { return topic_->name(); }
-  void send(const OutgoingMessage& message, Callback<MessageId> done) override;
-  // Takes the payload, properties and keys instead of copying them.
-  void send(OutgoingMessage&& message, Callback<MessageId> done) override;
+  // The stored message shares the payload and properties it is given: no copy.
+  void send(OutgoingData message, Callback<MessageId> done) override;
   // Stored at once (the id is final) but dispatched only once the transaction commits.
-  void send(const OutgoingMessage& message,
-            const std::shared_ptr<client::BackendTransaction>& transaction,
+  void send(OutgoingData message, const std::shared_ptr<client::BackendTransaction>& transaction,
             Callback<MessageId> done) override;
   void close(Callback<> done) override;
   void closeNow() override;
 
  private:
-  Status validate(const OutgoingMessage& message) const;
+  Status validate(const OutgoingData& message) const;
   Status closedStatus() const;
-  // `Message` is const OutgoingMessage& (copied from) or OutgoingMessage&& (moved from).
-  template <typename Message>
-  void publish(Message&& message, const TxnRef* txn, Callback<MessageId>& done);
+  void publish(OutgoingData&& message, const TxnRef* txn, Callback<MessageId>& done);
 
   const std::shared_ptr<Topic> topic_;
   // Guarded by the topic's mutex (the name is fixed); shared with a deferred close.
   const std::shared_ptr<ProducerState> state_;
+  const SharedText name_;  // what each message carries as its producer name
   std::atomic<bool> closed_{false};
   const std::uint64_t id_;
   const std::uint64_t maxMessageSize_;

@@ -23,6 +23,7 @@ std::int64_t ceilMs(Clock::time_point t) {
 Topic::Topic(std::string name, std::int64_t ledgerId, std::shared_ptr<Clock> clock,
              BrokerConfig config)
     : name_(std::move(name)),
+      sharedName_(name_),
       partition_(TopicName::parse(name_).partition()),
       clock_(std::move(clock)),
       config_(config),

@@ -40,6 +40,8 @@ class Topic : public std::enable_shared_from_this<Topic> {
   ~Topic();
 
   const std::string& name() const { return name_; }
+  // The same, shared by every message stored here.
+  const SharedText& sharedName() const { return sharedName_; }
   int partition() const { return partition_; }
 
   // ---- producers
@@ -110,6 +112,7 @@ class Topic : public std::enable_shared_from_this<Topic> {
 
   mutable std::mutex mutex_;
   const std::string name_;
+  const SharedText sharedName_;
   const int partition_;
   const std::shared_ptr<Clock> clock_;
   const BrokerConfig config_;

@@ -25,22 +25,22 @@ void share(std::optional<std::string>& shared, bool& mixed, bool first,
 
 }  // namespace
 
-void BatchBuilder::add(const OutgoingMessage& message, std::uint64_t sequenceId) {
+void BatchBuilder::add(const OutgoingData& message, std::uint64_t sequenceId) {
   if (!canBatch(message)) {
     throw Error(errc::invalid_argument, "message with sequence id " + std::to_string(sequenceId) +
                                             " has a delivery delay and cannot go into a batch");
   }
   auto metadata = singleMetadata(message);
   metadata.set_sequence_id(sequenceId);
-  add(std::move(metadata), message.payload);
+  add(std::move(metadata), message.payload.view());
 }
 
-void BatchBuilder::fillSingleMetadata(const OutgoingMessage& message,
+void BatchBuilder::fillSingleMetadata(const OutgoingData& message,
                                       proto::SingleMessageMetadata& metadata) {
-  for (const auto& [key, value] : message.properties) {
+  for (const auto [key, value] : message.properties) {
     auto& property = *metadata.add_properties();
-    property.set_key(key);
-    property.set_value(value);
+    property.set_key(key.data(), key.size());
+    property.set_value(value.data(), value.size());
   }
   if (message.key) {
     metadata.set_partition_key(*message.key);
@@ -55,13 +55,13 @@ void BatchBuilder::fillSingleMetadata(const OutgoingMessage& message,
   }
 }
 
-proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingMessage& message) {
+proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingData& message) {
   proto::SingleMessageMetadata metadata;
   fillSingleMetadata(message, metadata);
   return metadata;
 }
 
-std::string BatchBuilder::serializedMetadata(const OutgoingMessage& message) {
+std::string BatchBuilder::serializedMetadata(const OutgoingData& message) {
   // Every batched send comes here. Built on an arena whose first block is on the stack, the
   // metadata's properties (a message and two strings each) cost no heap allocation unless they
   // outgrow the block; only the serialized string is allocated.

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "PulsarApi.pb.h"
+#include "common/outgoing_data.hpp"
 #include "protocol/outgoing.hpp"
 #include "reconsume/message.hpp"
 
@@ -22,17 +23,17 @@ namespace reconsume::detail::protocol {
 class BatchBuilder {
  public:
   // Pulsar does not batch messages with a delivery delay (the delay applies to a whole entry).
-  static bool canBatch(const OutgoingMessage& message) {
+  static bool canBatch(const OutgoingData& message) {
     return !message.deliverAfter && !message.deliverAt;
   }
 
   // The metadata a message has inside a batch: properties, partition key (with the base64 flag),
   // ordering key and event time; no sequence id yet and no payload size. A producer builds it on
   // the sender's thread and adds it with the sequence id once that is known.
-  static proto::SingleMessageMetadata singleMetadata(const OutgoingMessage& message);
+  static proto::SingleMessageMetadata singleMetadata(const OutgoingData& message);
   // The same, serialized, with payload_size set: what addSerialized() takes. A producer builds it
   // on the sender's thread, so that its I/O thread only copies bytes.
-  static std::string serializedMetadata(const OutgoingMessage& message);
+  static std::string serializedMetadata(const OutgoingData& message);
 
   // The keys of a message, for the entry's shared key.
   struct Keys {
@@ -49,7 +50,7 @@ class BatchBuilder {
 
   // Adds a message: its payload and its own properties, partition key (with the base64 flag),
   // ordering key and event time. Throws Error(errc::invalid_argument) when !canBatch(message).
-  void add(const OutgoingMessage& message, std::uint64_t sequenceId);
+  void add(const OutgoingData& message, std::uint64_t sequenceId);
   // Adds a message with hand-made metadata (tests use it for null values, compacted-out
   // messages, ...). payload_size is set from `payload`.
   void add(proto::SingleMessageMetadata metadata, std::string_view payload);
@@ -67,7 +68,7 @@ class BatchBuilder {
                         std::optional<std::uint64_t> deliverAtMs = std::nullopt);
 
  private:
-  static void fillSingleMetadata(const OutgoingMessage& message,
+  static void fillSingleMetadata(const OutgoingData& message,
                                  proto::SingleMessageMetadata& metadata);
   void noteKeys(const std::optional<std::string>& key, bool keyIsBase64,
                 const std::optional<std::string>& orderingKey);

@@ -1,5 +1,7 @@
 #include "protocol/entry_unpacker.hpp"
 
+#include <vector>
+
 #include "protocol/byte_order.hpp"
 
 namespace reconsume::detail::protocol {
@@ -24,7 +26,7 @@ MessageData entryData(const proto::CommandMessage& command, const proto::Message
   MessageData data;
   data.topic = context.topic;
   data.publishTimeMs = meta.publish_time();
-  data.producerName = meta.producer_name();
+  data.producerName = SharedText(meta.producer_name());
   data.sequenceId = meta.sequence_id();
   if (meta.has_replicated_from()) data.replicatedFrom = meta.replicated_from();
   if (meta.has_deliver_at_time() && meta.deliver_at_time() > 0) {
@@ -34,15 +36,22 @@ MessageData entryData(const proto::CommandMessage& command, const proto::Message
   return data;
 }
 
-void copyProperties(const google::protobuf::RepeatedPtrField<proto::KeyValue>& from,
-                    std::map<std::string, std::string>& to) {
-  // Producers write properties from a map, so in order: each is inserted at the end without a
-  // search. A key given twice keeps its last value, as the Java client reads it.
-  for (const auto& property : from) {
-    const auto before = to.size();
-    auto at = to.emplace_hint(to.end(), property.key(), property.value());
-    if (to.size() == before) at->second = property.value();
+// Properties in the order the producer wrote them (most write them sorted, which costs nothing
+// here); a key given twice keeps its last value, as the Java client reads it.
+Properties propertiesOf(const google::protobuf::RepeatedPtrField<proto::KeyValue>& from) {
+  if (from.empty()) return {};
+  constexpr int kOnStack = 32;
+  Properties::Entry onStack[kOnStack];
+  std::vector<Properties::Entry> onHeap;
+  Properties::Entry* entries = onStack;
+  if (from.size() > kOnStack) {
+    onHeap.resize(static_cast<std::size_t>(from.size()));
+    entries = onHeap.data();
   }
+  for (int i = 0; i < from.size(); ++i) {
+    entries[i] = {from.Get(i).key(), from.Get(i).value()};
+  }
+  return Properties::fromPairs({entries, static_cast<std::size_t>(from.size())});
 }
 
 bool isPending(const proto::CommandMessage& command, int index) {
@@ -53,7 +62,7 @@ bool isPending(const proto::CommandMessage& command, int index) {
 }
 
 ReceivedMessage single(const proto::CommandMessage& command, const proto::MessageMetadata& meta,
-                       std::string payload, const EntryContext& context) {
+                       Bytes payload, const EntryContext& context) {
   ReceivedMessage message;
   auto& data = message.data;
   data = entryData(command, meta, context);
@@ -61,7 +70,7 @@ ReceivedMessage single(const proto::CommandMessage& command, const proto::Messag
   data.id = MessageId(static_cast<std::int64_t>(id.ledgerid()),
                       static_cast<std::int64_t>(id.entryid()), context.partition);
   data.payload = std::move(payload);
-  copyProperties(meta.properties(), data.properties);
+  data.properties = propertiesOf(meta.properties());
   if (meta.has_partition_key()) data.partitionKey = meta.partition_key();
   data.partitionKeyIsBase64 = meta.partition_key_b64_encoded();
   if (meta.has_ordering_key()) data.orderingKey = meta.ordering_key();
@@ -72,7 +81,8 @@ ReceivedMessage single(const proto::CommandMessage& command, const proto::Messag
 }
 
 Status splitBatch(const proto::CommandMessage& command, const proto::MessageMetadata& meta,
-                  std::string_view batch, const EntryContext& context, UnpackedEntry& out) {
+                  const Bytes& bytes, const EntryContext& context, UnpackedEntry& out) {
+  std::string_view batch = bytes.view();
   auto what = [&command] { return entryName(command); };
   const std::int32_t count = meta.num_messages_in_batch();
   if (count <= 0 || static_cast<std::size_t>(count) > batch.size() / kMinBatchedMessageBytes) {
@@ -130,8 +140,9 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
     data = shared;
     data.id = MessageId(static_cast<std::int64_t>(id.ledgerid()),
                         static_cast<std::int64_t>(id.entryid()), context.partition, index, count);
-    data.payload.assign(payload);
-    copyProperties(single.properties(), data.properties);
+    data.payload =
+        bytes.slice(static_cast<std::size_t>(payload.data() - bytes.data()), payload.size());
+    data.properties = propertiesOf(single.properties());
     // Keys belong to each message: the entry's key (set by key-based batching) is not inherited.
     if (single.has_partition_key()) data.partitionKey = single.partition_key();
     data.partitionKeyIsBase64 = single.partition_key_b64_encoded();
@@ -152,7 +163,7 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
 }  // namespace
 
 Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMetadata& metadata,
-                   std::string_view payload, const EntryContext& context, UnpackedEntry& out) {
+                   Bytes payload, const EntryContext& context, UnpackedEntry& out) {
   out = UnpackedEntry{};
   auto what = [&command] { return entryName(command); };
   if (metadata.encryption_keys_size() > 0) {
@@ -169,10 +180,10 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
   }
 
   // An uncompressed batch is split straight from the frame's payload, without a copy.
-  std::string uncompressed;
-  std::string_view body = payload;
+  Bytes body = std::move(payload);
   if (metadata.compression() != proto::NONE) {
-    if (auto status = decompress(metadata.compression(), payload, metadata.uncompressed_size(),
+    std::string uncompressed;
+    if (auto status = decompress(metadata.compression(), body.view(), metadata.uncompressed_size(),
                                  uncompressed, context.maxUncompressedSize);
         !status) {
       if (status.code == errc::protocol_error) {
@@ -182,16 +193,14 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
       }
       return {status.code, what() + ": " + status.message};
     }
-    body = uncompressed;
+    body = Bytes::adopt(std::move(uncompressed));
   }
 
   Status status;
   if (metadata.has_num_messages_in_batch()) {
     status = splitBatch(command, metadata, body, context, out);
   } else {
-    std::string data =
-        metadata.compression() != proto::NONE ? std::move(uncompressed) : std::string(payload);
-    out.messages.push_back(single(command, metadata, std::move(data), context));
+    out.messages.push_back(single(command, metadata, std::move(body), context));
   }
   if (!status) {
     out = UnpackedEntry{};
@@ -201,14 +210,35 @@ Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMet
   return status;
 }
 
+Status unpackEntry(const proto::CommandMessage& command, const proto::MessageMetadata& metadata,
+                   std::string_view payload, const EntryContext& context, UnpackedEntry& out) {
+  return unpackEntry(command, metadata, Bytes::copy(payload), context, out);
+}
+
+namespace {
+
+Status notAnEntry(const Frame& frame, UnpackedEntry& out) {
+  out = UnpackedEntry{};
+  return {errc::protocol_error, proto::BaseCommand::Type_Name(frame.command.type()) +
+                                    " frame is not a MESSAGE with a payload; it carries no entry"};
+}
+
+bool isEntry(const Frame& frame) {
+  return frame.command.type() == proto::BaseCommand::MESSAGE && frame.metadata;
+}
+
+}  // namespace
+
 Status unpackEntry(const Frame& frame, const EntryContext& context, UnpackedEntry& out) {
-  if (frame.command.type() != proto::BaseCommand::MESSAGE || !frame.metadata) {
-    out = UnpackedEntry{};
-    return {errc::protocol_error,
-            proto::BaseCommand::Type_Name(frame.command.type()) +
-                " frame is not a MESSAGE with a payload; it carries no entry"};
-  }
-  return unpackEntry(frame.command.message(), *frame.metadata, frame.payload, context, out);
+  if (!isEntry(frame)) return notAnEntry(frame, out);
+  return unpackEntry(frame.command.message(), *frame.metadata, Bytes::copy(frame.payload), context,
+                     out);
+}
+
+Status unpackEntry(Frame&& frame, const EntryContext& context, UnpackedEntry& out) {
+  if (!isEntry(frame)) return notAnEntry(frame, out);
+  return unpackEntry(frame.command.message(), *frame.metadata,
+                     Bytes::adopt(std::move(frame.payload)), context, out);
 }
 
 }  // namespace reconsume::detail::protocol

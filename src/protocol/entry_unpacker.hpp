@@ -23,7 +23,9 @@
 #include <vector>
 
 #include "PulsarApi.pb.h"
+#include "common/bytes.hpp"
 #include "common/message_data.hpp"
+#include "common/shared_text.hpp"
 #include "common/status.hpp"
 #include "protocol/batch_ack_tracker.hpp"
 #include "protocol/compression.hpp"
@@ -32,7 +34,7 @@
 namespace reconsume::detail::protocol {
 
 struct EntryContext {
-  std::string topic;           // the consumer's topic, with -partition-N for a partition
+  SharedText topic;            // the consumer's topic, with -partition-N for a partition
   std::int32_t partition{-1};  // its partition index, -1 when not partitioned
   std::uint32_t maxUncompressedSize{kDefaultMaxUncompressedSize};
 };
@@ -57,13 +59,22 @@ struct UnpackedEntry {
   std::optional<proto::CommandAck::ValidationError> corruption;
 };
 
+// The messages' payloads are views into `payload` (or into its decompressed form), which they
+// share: no copy per message.
+reconsume::detail::Status unpackEntry(const proto::CommandMessage& command,
+                                      const proto::MessageMetadata& metadata, Bytes payload,
+                                      const EntryContext& context, UnpackedEntry& out);
+// The same from bytes the messages copy.
 reconsume::detail::Status unpackEntry(const proto::CommandMessage& command,
                                       const proto::MessageMetadata& metadata,
                                       std::string_view payload, const EntryContext& context,
                                       UnpackedEntry& out);
 
-// The same for a decoded MESSAGE frame. errc::protocol_error when it is not one.
+// The same for a decoded MESSAGE frame. errc::protocol_error when it is not one. The first copies
+// the frame's payload; the second takes it over.
 reconsume::detail::Status unpackEntry(const Frame& frame, const EntryContext& context,
+                                      UnpackedEntry& out);
+reconsume::detail::Status unpackEntry(Frame&& frame, const EntryContext& context,
                                       UnpackedEntry& out);
 
 }  // namespace reconsume::detail::protocol

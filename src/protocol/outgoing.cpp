@@ -7,7 +7,7 @@
 
 namespace reconsume::detail::protocol {
 
-EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& context) {
+EncodedMessage encodeMessage(const OutgoingData& message, const SendContext& context) {
   using std::chrono::duration_cast;
   using std::chrono::milliseconds;
 
@@ -16,10 +16,10 @@ EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& 
   metadata.set_producer_name(context.producerName);
   metadata.set_sequence_id(context.sequenceId);
   metadata.set_publish_time(context.publishTimeMs);
-  for (const auto& [key, value] : message.properties) {
+  for (const auto [key, value] : message.properties) {
     auto& property = *metadata.add_properties();
-    property.set_key(key);
-    property.set_value(value);
+    property.set_key(key.data(), key.size());
+    property.set_value(value.data(), value.size());
   }
   if (message.key) {
     metadata.set_partition_key(*message.key);
@@ -40,9 +40,9 @@ EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& 
   if (context.compression != proto::NONE) {
     metadata.set_compression(context.compression);
     metadata.set_uncompressed_size(static_cast<std::uint32_t>(message.payload.size()));
-    encoded.payload = compress(context.compression, message.payload);
+    encoded.payload = compress(context.compression, message.payload.view());
   } else {
-    encoded.payload = message.payload;
+    encoded.payload = message.payload.toString();
   }
   return encoded;
 }

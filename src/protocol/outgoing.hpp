@@ -1,6 +1,6 @@
-// Turning an OutgoingMessage into what a SEND frame carries: MessageMetadata plus the payload,
-// compressed. Batches of several messages are built with BatchBuilder (batch_builder.hpp) and
-// go out through the same send functions.
+// Turning an outgoing message (common/outgoing_data.hpp) into what a SEND frame carries:
+// MessageMetadata plus the payload, compressed. Batches of several messages are built with
+// BatchBuilder (batch_builder.hpp) and go out through the same send functions.
 //
 // Nothing here reads a clock: the publish time comes from the caller.
 //
@@ -12,6 +12,7 @@
 #include <string>
 
 #include "PulsarApi.pb.h"
+#include "common/outgoing_data.hpp"
 #include "common/status.hpp"
 #include "common/txn_id.hpp"
 #include "reconsume/message.hpp"
@@ -40,7 +41,7 @@ struct EncodedMessage {
 // context. deliver_at_time is deliverAt when set, else publishTimeMs + deliverAfter. The caller
 // validates the message first (a negative deliverAfter, or both deliverAfter and deliverAt, are
 // the producer's invalid_argument errors).
-EncodedMessage encodeMessage(const OutgoingMessage& message, const SendContext& context);
+EncodedMessage encodeMessage(const OutgoingData& message, const SendContext& context);
 
 // errc::too_large when `message` exceeds `maxMessageSize` (the broker's, from CONNECTED), naming
 // both sizes.

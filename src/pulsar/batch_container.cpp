@@ -9,7 +9,7 @@
 
 namespace reconsume::detail::pulsar {
 
-BatchedMessage BatchedMessage::of(OutgoingMessage message, std::optional<std::uint64_t> deliverAtMs,
+BatchedMessage BatchedMessage::of(OutgoingData message, std::optional<std::uint64_t> deliverAtMs,
                                   Callback<MessageId> done) {
   BatchedMessage batched;
   batched.metadata = protocol::BatchBuilder::serializedMetadata(message);
@@ -132,9 +132,9 @@ protocol::EncodedMessage plainMessage(BatchedMessage& message, std::uint64_t seq
   metadata.set_uncompressed_size(static_cast<std::uint32_t>(message.payload.size()));
   if (context.compression != proto::NONE) {
     metadata.set_compression(context.compression);
-    encoded.payload = protocol::compress(context.compression, message.payload);
+    encoded.payload = protocol::compress(context.compression, message.payload.view());
   } else {
-    encoded.payload = std::move(message.payload);
+    encoded.payload = message.payload.toString();
   }
   return encoded;
 }
@@ -153,7 +153,7 @@ protocol::EncodedMessage BatchContainer::buildEntry(OutgoingEntry& entry,
   builder.reserve(bytes);
   auto sequenceId = firstSequenceId;
   for (const auto& message : entry.batch) {
-    builder.addSerialized(message.metadata, sequenceId++, message.payload,
+    builder.addSerialized(message.metadata, sequenceId++, message.payload.view(),
                           {&message.key, message.keyIsBase64, &message.orderingKey});
   }
   return builder.finish(context, entry.deliverAtMs);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "common/callback.hpp"
+#include "common/outgoing_data.hpp"
 #include "protocol/outgoing.hpp"
 #include "reconsume/message.hpp"
 #include "reconsume/producer_options.hpp"
@@ -31,14 +32,14 @@ namespace reconsume::detail::pulsar {
 // One message on its way into a batch.
 struct BatchedMessage {
   std::string metadata;  // BatchBuilder::serializedMetadata: without sequence id
-  std::string payload;
+  Bytes payload;
   std::optional<std::string> key, orderingKey;
   bool keyIsBase64{false};
   std::optional<std::uint64_t> deliverAtMs;  // epoch ms; only with a delayedWindow
   Callback<MessageId> done;
 
   // Built on the sender's thread; the payload is moved, not copied.
-  static BatchedMessage of(OutgoingMessage message, std::optional<std::uint64_t> deliverAtMs,
+  static BatchedMessage of(OutgoingData message, std::optional<std::uint64_t> deliverAtMs,
                            Callback<MessageId> done);
 
   // Its share of the entry at most: size prefix, metadata with a sequence id, payload.

@@ -16,6 +16,7 @@ PulsarConsumer::PulsarConsumer(std::shared_ptr<Network> network, client::Subscri
       spec_(std::move(spec)),
       sink_(std::move(sink)),
       partition_(partitionIndexOf(spec_.topic)),
+      topicName_(spec_.topic),
       strand_(asio::make_strand(network_->executor)),
       attachment_(strand_, network_, *this, spec_.topic),
       permits_(static_cast<std::uint32_t>(std::max(1, spec_.receiverQueueSize))),

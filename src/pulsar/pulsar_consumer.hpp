@@ -129,6 +129,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   const client::SubscribeSpec spec_;
   const std::shared_ptr<client::MessageSink> sink_;
   const std::int32_t partition_;
+  const SharedText topicName_;  // spec_.topic, shared by every message received
   boost::asio::strand<boost::asio::any_io_executor> strand_;
 
   // Strand state.

@@ -62,8 +62,9 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
     return returnPermits(inEntry);
   }
   protocol::UnpackedEntry entry;
-  protocol::EntryContext context{spec_.topic, partition_};
-  auto status = protocol::unpackEntry(frame, context, entry);
+  protocol::EntryContext context{topicName_, partition_};
+  // The messages share the frame's payload (views into it): no copy per message.
+  auto status = protocol::unpackEntry(std::move(frame), context, entry);
   const std::pair key{static_cast<std::int64_t>(command.message_id().ledgerid()),
                       static_cast<std::int64_t>(command.message_id().entryid())};
   if (!status.ok()) {

@@ -113,7 +113,7 @@ void PulsarProducer::onSessionLost(std::uint64_t session, const Status& why) {
 
 // ----- sending ----------------------------------------------------------------------------------
 
-Status PulsarProducer::encodeOutgoing(const OutgoingMessage& message,
+Status PulsarProducer::encodeOutgoing(const OutgoingData& message,
                                       protocol::EncodedMessage& out) const {
   if (closed_) return Status(errc::closed, "producer of " + options_.topic + " is closed");
   // Compression is the expensive part: done here, on the caller's thread.
@@ -137,13 +137,8 @@ protocol::SendContext PulsarProducer::entryContext() const {
   return context;
 }
 
-void PulsarProducer::send(OutgoingMessage&& message, Callback<MessageId> done) {
+void PulsarProducer::send(OutgoingData message, Callback<MessageId> done) {
   if (batches(message)) return sendBatched(std::move(message), std::move(done));
-  send(static_cast<const OutgoingMessage&>(message), std::move(done));
-}
-
-void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> done) {
-  if (batches(message)) return sendBatched(message, std::move(done));
   protocol::EncodedMessage encoded;
   if (auto status = encodeOutgoing(message, encoded); !status.ok())
     return done(status, MessageId());
@@ -153,7 +148,7 @@ void PulsarProducer::send(const OutgoingMessage& message, Callback<MessageId> do
   });
 }
 
-void PulsarProducer::send(const OutgoingMessage& message,
+void PulsarProducer::send(OutgoingData message,
                           const std::shared_ptr<client::BackendTransaction>& transaction,
                           Callback<MessageId> done) {
   auto txn = PulsarTransaction::from(transaction);

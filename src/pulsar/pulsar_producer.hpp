@@ -48,13 +48,11 @@ class PulsarProducer final : public client::BackendProducer,
                      Callback<std::shared_ptr<client::BackendProducer>> done);
 
   const std::string& topic() const override { return options_.topic; }
-  void send(const OutgoingMessage& message, Callback<MessageId> done) override;
-  void send(OutgoingMessage&& message, Callback<MessageId> done) override;
+  void send(OutgoingData message, Callback<MessageId> done) override;
   // Registers the topic with the transaction first (once per transaction), then queues the
   // message like any other, its metadata and SEND carrying the transaction's id. A message sent
   // outside the transaction meanwhile may overtake it.
-  void send(const OutgoingMessage& message,
-            const std::shared_ptr<client::BackendTransaction>& transaction,
+  void send(OutgoingData message, const std::shared_ptr<client::BackendTransaction>& transaction,
             Callback<MessageId> done) override;
   void close(Callback<> done) override;
   void shutdown(const Status& why) override;
@@ -79,10 +77,10 @@ class PulsarProducer final : public client::BackendProducer,
   void onClosing() override { drainedMaybeClose(); }
   void onFinished(const AttachMachine::Action& how) override;
 
-  Status encodeOutgoing(const OutgoingMessage& message, protocol::EncodedMessage& out) const;
+  Status encodeOutgoing(const OutgoingData& message, protocol::EncodedMessage& out) const;
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
-  bool batches(const OutgoingMessage& message) const;
-  void sendBatched(OutgoingMessage message, Callback<MessageId> done);
+  bool batches(const OutgoingData& message) const;
+  void sendBatched(OutgoingData message, Callback<MessageId> done);
   void addToBatch(BatchedMessage message);
   void writeBatch(std::optional<OutgoingEntry> entry);
   void flushBatches();

@@ -15,13 +15,13 @@ constexpr std::size_t kEntryOverhead = 1024;
 
 }  // namespace
 
-bool PulsarProducer::batches(const OutgoingMessage& message) const {
+bool PulsarProducer::batches(const OutgoingData& message) const {
   if (!options_.batching.enabled) return false;
   if (message.deliverAfter || message.deliverAt) return options_.batching.delayedWindow.count() > 0;
   return true;
 }
 
-void PulsarProducer::sendBatched(OutgoingMessage message, Callback<MessageId> done) {
+void PulsarProducer::sendBatched(OutgoingData message, Callback<MessageId> done) {
   if (closed_) {
     return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
   }

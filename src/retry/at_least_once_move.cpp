@@ -14,7 +14,7 @@ namespace {
 struct AtLeastOnceMove {
   std::shared_ptr<client::ConsumerImpl> consumer;
   Message message;
-  OutgoingMessage outgoing;  // moved on to the producer
+  OutgoingData outgoing;  // moved on to the producer
   std::shared_ptr<LazyProducer> producer;
   Callback<> done;
 
@@ -28,7 +28,7 @@ struct AtLeastOnceMove {
 
 }  // namespace
 
-void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingMessage outgoing,
+void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingData outgoing,
                                  std::shared_ptr<LazyProducer> producer, Callback<> done) {
   auto move = std::make_shared<AtLeastOnceMove>(AtLeastOnceMove{
       consumer_, message, std::move(outgoing), std::move(producer), std::move(done)});

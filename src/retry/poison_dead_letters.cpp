@@ -1,6 +1,7 @@
 #include "retry/poison_dead_letters.hpp"
 
 #include "client/consumer_impl.hpp"
+#include "common/message_data.hpp"
 #include "retry/move_metrics.hpp"
 #include "retry/property_keys.hpp"
 #include "retry/republish.hpp"
@@ -20,12 +21,13 @@ void PoisonDeadLetters::onPoison(const Message& message,
       std::min<std::int64_t>(parsePropertyCount(count.value_or("0")).value_or(0), INT32_MAX));
   std::string reason = "delivered " + std::to_string(message.redeliveryCount() + 1) +
                        " times (maxRedeliverCount " + std::to_string(maxRedeliverCount_) + ")";
-  OutgoingMessage outgoing;
+  OutgoingData outgoing;
   try {
-    outgoing = republished(message,
-                           buildProperties(message.properties(), message.topic(), subscription_,
-                                           message.id(), route, client.clock()->now(), reason, {}),
-                           route);
+    outgoing =
+        republished(message,
+                    buildProperties(dataOf(message).properties, message.topic(), subscription_,
+                                    message.id(), route, client.clock()->now(), reason, {}),
+                    route);
   } catch (const Error& e) {
     client.log().error("poison message " + message.id().toString() + " of " + message.topic() +
                        " cannot be dead-lettered: " + e.what());

@@ -1,6 +1,7 @@
 #include "retry/reconsumer.hpp"
 
 #include "common/gather.hpp"
+#include "common/message_data.hpp"
 #include "retry/poison_dead_letters.hpp"
 #include "retry/republish.hpp"
 #include "retry/retry_properties.hpp"
@@ -97,14 +98,14 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   if (auto status = consumer_->slotOf(message, slot); !status.ok()) return done(status);
   auto& client = consumer_->client();
   Route route;
-  OutgoingMessage outgoing;
+  OutgoingData outgoing;
+  const Properties& incoming = dataOf(message).properties;
   try {
     if (toDeadLetters) {
       // deadLetter, or a category routed to the dead-letter topic: no retry, whatever was asked.
-      route = explicitDeadLetter(message.properties(), request.category);
+      route = explicitDeadLetter(incoming, request.category);
     } else {
-      route = applyTimeLimit(*choice.policy, message.properties(),
-                             decide(*choice.policy, message.properties(), request),
+      route = applyTimeLimit(*choice.policy, incoming, decide(*choice.policy, incoming, request),
                              client.clock()->now());
     }
     if (route.malformedCount) {
@@ -112,11 +113,11 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
                         " has RECONSUMETIMES '" + message.property("RECONSUMETIMES").value_or("") +
                         "', which is not a count; counted as 0");
     }
-    outgoing = republished(
-        message,
-        buildProperties(message.properties(), message.topic(), consumer_->options().subscription,
-                        message.id(), route, client.clock()->now(), reason, properties),
-        route);
+    outgoing =
+        republished(message,
+                    buildProperties(incoming, message.topic(), consumer_->options().subscription,
+                                    message.id(), route, client.clock()->now(), reason, properties),
+                    route);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }

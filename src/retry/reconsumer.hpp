@@ -58,9 +58,9 @@ class Reconsumer {
   void close(Callback<> done);
 
  private:
-  void moveAtLeastOnce(const Message& message, OutgoingMessage outgoing,
+  void moveAtLeastOnce(const Message& message, OutgoingData outgoing,
                        std::shared_ptr<LazyProducer> producer, Callback<> done);
-  void moveInTransaction(const Message& message, OutgoingMessage outgoing,
+  void moveInTransaction(const Message& message, OutgoingData outgoing,
                          std::shared_ptr<LazyProducer> producer, Callback<> done);
 
   std::shared_ptr<client::ConsumerImpl> consumer_;

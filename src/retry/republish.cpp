@@ -1,15 +1,17 @@
 #include "retry/republish.hpp"
 
+#include "common/message_data.hpp"
+
 namespace reconsume::detail::retry {
 
-OutgoingMessage republished(const Message& original, std::map<std::string, std::string> properties,
-                            const Route& route) {
-  OutgoingMessage outgoing;
+OutgoingData republished(const Message& original, Properties properties, const Route& route) {
+  const MessageData& data = dataOf(original);
+  OutgoingData outgoing;
   outgoing.properties = std::move(properties);
-  outgoing.payload = std::string(original.data());
-  outgoing.key = original.key();
-  outgoing.keyIsBase64 = original.keyIsBase64();
-  outgoing.orderingKey = original.orderingKey();
+  outgoing.payload = data.payload;
+  outgoing.key = data.partitionKey;
+  outgoing.keyIsBase64 = data.partitionKeyIsBase64;
+  outgoing.orderingKey = data.orderingKey;
   outgoing.eventTime = original.eventTime();
   if (route.destination == Destination::retryTopic) outgoing.deliverAfter = route.delay;
   return outgoing;

@@ -39,27 +39,36 @@ void appendEntry(std::string& out, const HistoryEntry& entry, std::size_t maxByt
 
 }  // namespace
 
-std::string appendHistory(const std::string* previous, const HistoryEntry& entry) {
+void appendHistory(std::string& out, std::optional<std::string_view> previous,
+                   const HistoryEntry& entry) {
   LastElements kept = previous ? lastArrayElements(*previous) : LastElements{};
 
-  std::string history;
-  history.reserve((previous ? previous->size() : 0) + 96 + entry.reason.size());
-  history += '[';
-  // Where each kept element starts in `history`, to drop the oldest ones if it is too long.
+  const std::size_t open = out.size();  // where the array starts in `out`
+  out.reserve(open + (previous ? previous->size() : 0) + 96 + entry.reason.size());
+  out += '[';
+  // Where each kept element starts in `out`, to drop the oldest ones if it is too long.
   std::array<std::size_t, kHistoryMaxEntries> starts{};
   for (std::size_t i = 0; i < kept.size(); ++i) {
-    starts[i] = history.size();
-    history += kept[i];
-    history += ',';
+    starts[i] = out.size();
+    out += kept[i];
+    out += ',';
   }
-  starts[kept.size()] = history.size();
-  appendEntry(history, entry, kHistoryMaxBytes - 2);  // - the array's brackets
-  history += ']';
+  starts[kept.size()] = out.size();
+  appendEntry(out, entry, kHistoryMaxBytes - 2);  // - the array's brackets
+  out += ']';
 
   // Too long: drop the oldest entries, keeping at least the new one.
   std::size_t drop = 0;
-  while (history.size() - (starts[drop] - 1) > kHistoryMaxBytes && drop < kept.size()) ++drop;
-  if (drop > 0) history.erase(1, starts[drop] - 1);
+  while (out.size() - open - (starts[drop] - open - 1) > kHistoryMaxBytes && drop < kept.size()) {
+    ++drop;
+  }
+  if (drop > 0) out.erase(open + 1, starts[drop] - open - 1);
+}
+
+std::string appendHistory(const std::string* previous, const HistoryEntry& entry) {
+  std::string history;
+  appendHistory(history, previous ? std::optional<std::string_view>(*previous) : std::nullopt,
+                entry);
   return history;
 }
 

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -31,5 +32,9 @@ struct HistoryEntry {
 // someone else) is replaced by a new array. If the new entry alone is too large, its reason is
 // shortened (whole characters only).
 std::string appendHistory(const std::string* previous, const HistoryEntry& entry);
+// The same, appended to `out` (the retry layer writes it straight into the new message's
+// properties).
+void appendHistory(std::string& out, std::optional<std::string_view> previous,
+                   const HistoryEntry& entry);
 
 }  // namespace reconsume::detail::retry

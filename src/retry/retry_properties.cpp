@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <optional>
 
 #include "common/topic_name.hpp"
@@ -12,12 +13,7 @@
 namespace reconsume::detail::retry {
 namespace {
 
-using Properties = std::map<std::string, std::string>;
-
-// The keys this function writes or removes, in the map's (byte-wise) order, so that the new
-// properties are built in one ordered pass over the incoming ones: each entry is appended at the
-// end of the map, with no lookups and no copies of values that are replaced (a republish is on
-// the hot path of a failing consumer; bench/bench_routing.cpp measures it).
+// The keys this function writes or removes, in byte-wise order (the order of a Properties block).
 enum class Key {
   deadLetterCause,
   delayTime,
@@ -48,25 +44,36 @@ constexpr std::array<std::string_view, 12> kKeys{
 };
 static_assert(std::is_sorted(kKeys.begin(), kKeys.end()), "kKeys must be in the map's order");
 
-const std::string& keyString(Key key) {
-  static const auto strings = [] {
-    std::array<std::string, kKeys.size()> out;
-    for (std::size_t i = 0; i < kKeys.size(); ++i) out[i] = std::string(kKeys[i]);
-    return out;
-  }();
-  return strings[static_cast<std::size_t>(key)];
+void appendNumber(std::string& out, std::int64_t value) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
+  out.append(digits, end);
 }
 
-const std::string* find(const Properties& properties, Key key) {
-  auto it = properties.find(keyString(key));
-  return it == properties.end() ? nullptr : &it->second;
+// "ledger:entry:partition[:batchIndex]", as MessageId::toString writes it.
+void appendMessageId(std::string& out, const MessageId& id) {
+  appendNumber(out, id.ledger());
+  out += ':';
+  appendNumber(out, id.entry());
+  out += ':';
+  appendNumber(out, id.partition());
+  if (id.batchIndex() >= 0) {
+    out += ':';
+    appendNumber(out, id.batchIndex());
+  }
 }
 
+// Writes the new properties in one ordered pass over three sorted sources: the incoming
+// properties, the keys of this function (kKeys) and the caller's custom properties. For each key,
+// a custom value wins (except for RECONSUMETIMES), then what apply() makes of ours, then the
+// incoming value. Each entry is appended to one block (common/properties.hpp): no lookups, no
+// copies of values that are replaced, one allocation (a republish is on the hot path of a failing
+// consumer; bench/bench_routing.cpp measures it).
 class Builder {
  public:
   Builder(const Properties& incoming, std::string_view originTopic, std::string_view subscription,
           const MessageId& originId, const Route& route, std::chrono::system_clock::time_point now,
-          std::string_view reason)
+          std::string_view reason, const std::map<std::string, std::string>& custom)
       : incoming_(incoming),
         originTopic_(originTopic),
         subscription_(subscription),
@@ -74,120 +81,136 @@ class Builder {
         route_(route),
         now_(now),
         reason_(truncateUtf8(reason, kReasonMaxBytes)),
-        toRetryTopic_(route.destination == Destination::retryTopic) {}
+        custom_(custom),
+        toRetryTopic_(route.destination == Destination::retryTopic),
+        // The incoming properties, our dozen keys with a history entry, a reason and the topic.
+        out_(incoming.contentBytes() + 512 + 2 * reason_.size()) {}
 
   Properties build() {
-    next_ = incoming_.begin();
-    for (std::size_t i = 0; i < kKeys.size(); ++i) {
-      const Key key = static_cast<Key>(i);
-      copyIncomingBefore(kKeys[i]);
-      const std::string* present = nullptr;
-      if (next_ != incoming_.end() && next_->first == kKeys[i]) {
-        present = &next_->second;
-        ++next_;
+    const std::size_t inCount = incoming_.size();
+    std::size_t in = 0, ours = 0;
+    Properties::Entry next = inCount > 0 ? incoming_[0] : Properties::Entry{};
+    auto custom = custom_.begin();
+    for (;;) {
+      // The smallest key among the three heads.
+      std::optional<std::string_view> key;
+      auto consider = [&key](std::string_view candidate) {
+        if (!key || candidate < *key) key = candidate;
+      };
+      if (in < inCount) consider(next.key);
+      if (ours < kKeys.size()) consider(kKeys[ours]);
+      if (custom != custom_.end()) consider(custom->first);
+      if (!key) break;
+
+      std::optional<std::string_view> present;
+      if (in < inCount && next.key == *key) {
+        present = next.value;
+        if (++in < inCount) next = incoming_[in];
       }
-      apply(key, present);
+      const bool isOurs = ours < kKeys.size() && kKeys[ours] == *key;
+      const std::string* customValue = nullptr;
+      if (custom != custom_.end() && custom->first == *key) customValue = &(custom++)->second;
+
+      if (customValue && *key != keys::reconsumeTimes) {
+        out_.add(*key, *customValue);
+      } else if (isOurs) {
+        apply(static_cast<Key>(ours), present);
+      } else if (present) {
+        out_.add(*key, *present);
+      }
+      if (isOurs) ++ours;
     }
-    copyIncomingBefore({});
-    return std::move(out_);
+    return std::move(out_).finish();
   }
 
  private:
-  // Copies the incoming properties that sort before `key` (all of them for an empty key).
-  void copyIncomingBefore(std::string_view key) {
-    while (next_ != incoming_.end() && (key.empty() || next_->first < key)) {
-      out_.emplace_hint(out_.end(), *next_);
-      ++next_;
-    }
-  }
-
-  void put(Key key, std::string value) {
-    out_.emplace_hint(out_.end(), keyString(key), std::move(value));
-  }
-  void keep(Key key, const std::string* present) {
-    if (present) put(key, *present);
-  }
-  // First hop wins: an existing value is kept.
-  template <typename MakeValue>
-  void keepOr(Key key, const std::string* present, MakeValue makeValue) {
-    put(key, present ? *present : makeValue());
-  }
-
   // The two origin keys carry the same value. A message that has only one of them (older Java
   // and Go clients write only the legacy key) keeps that origin under the other key as well,
   // rather than taking the id of this hop's message.
-  // Worked out once for both keys.
-  const std::string& origin() {
-    if (!origin_) {
-      if (const auto* modern = find(incoming_, Key::originMessageId)) {
-        origin_ = *modern;
-      } else if (const auto* legacy = find(incoming_, Key::originMessageIdLegacy)) {
-        origin_ = *legacy;
-      } else {
-        origin_ = originId_.toString();
-      }
+  void writeOrigin(std::string_view key) {
+    std::string& value = out_.beginValue(key);
+    if (auto modern = incoming_.find(keys::originMessageId)) {
+      value.append(*modern);
+    } else if (auto legacy = incoming_.find(keys::originMessageIdLegacy)) {
+      value.append(*legacy);
+    } else {
+      appendMessageId(value, originId_);
     }
-    return *origin_;
+  }
+
+  void writeNumber(std::string_view key, std::int64_t number) {
+    appendNumber(out_.beginValue(key), number);
   }
 
   std::int64_t nowMs() const {
     return std::chrono::duration_cast<std::chrono::milliseconds>(now_.time_since_epoch()).count();
   }
 
-  void apply(Key key, const std::string* present) {
+  void apply(Key key, std::optional<std::string_view> present) {
+    const std::string_view name = kKeys[static_cast<std::size_t>(key)];
+    // First hop wins: an existing value is kept.
+    if (present && (key == Key::firstFailureTime || key == Key::originMessageId ||
+                    key == Key::originMessageIdLegacy || key == Key::realSubscription ||
+                    key == Key::realTopic)) {
+      return out_.add(name, *present);
+    }
     switch (key) {
       case Key::deadLetterCause:
         // A retry drops a cause left from an earlier trip to the dead-letter topic.
         if (!toRetryTopic_) {
-          put(key, std::string(toString(route_.cause.value_or(DeadLetterCause::explicitCall))));
+          out_.add(name, toString(route_.cause.value_or(DeadLetterCause::explicitCall)));
         }
         break;
       case Key::delayTime:
         if (toRetryTopic_) {
-          put(key, std::to_string(route_.delay.count()));
-        } else {
-          keep(key, present);
+          writeNumber(name, route_.delay.count());
+        } else if (present) {
+          out_.add(name, *present);
         }
         break;
       case Key::firstFailureTime:
-        keepOr(key, present, [&] { return std::to_string(nowMs()); });
+        writeNumber(name, nowMs());
         break;
       case Key::originMessageId:
       case Key::originMessageIdLegacy:
-        keepOr(key, present, [&] { return origin(); });
+        writeOrigin(name);
         break;
       case Key::realSubscription:
-        keepOr(key, present, [&] { return std::string(subscription_); });
+        out_.add(name, subscription_);
         break;
       case Key::realTopic:
-        keepOr(key, present, [&] { return baseTopicName(originTopic_); });
+        if (auto base = canonicalBaseTopic(originTopic_)) {
+          out_.add(name, *base);
+        } else {
+          out_.add(name, baseTopicName(originTopic_));  // throws naming a name that is not one
+        }
         break;
       case Key::reconsumeTimes:
-        put(key, std::to_string(route_.count));
+        writeNumber(name, route_.count);
         break;
       case Key::reconsumeCategory:
         // This hop's category; a hop without one drops an earlier one (the history keeps it).
-        if (route_.category) put(key, *route_.category);
+        if (route_.category) out_.add(name, *route_.category);
         break;
       case Key::reconsumeHistory: {
         HistoryEntry entry{route_.count, now_,
                            toRetryTopic_ ? route_.delay : std::chrono::milliseconds(0), reason_,
                            route_.category ? std::string_view(*route_.category) : ""};
-        put(key, appendHistory(present, entry));
+        appendHistory(out_.beginValue(name), present, entry);
         break;
       }
       case Key::reconsumeLevel:
         // On the retry topic, a hop without a level removes the incoming one, so the next "next
         // step" counts from RECONSUMETIMES; the dead-letter topic keeps it for inspection.
         if (toRetryTopic_ && route_.level) {
-          put(key, std::to_string(*route_.level));
-        } else if (!toRetryTopic_) {
-          keep(key, present);
+          writeNumber(name, *route_.level);
+        } else if (!toRetryTopic_ && present) {
+          out_.add(name, *present);
         }
         break;
       case Key::reconsumeReason:
         // Without a reason, an incoming one described an earlier hop (the history keeps it).
-        if (!reason_.empty()) put(key, std::string(reason_));
+        if (!reason_.empty()) out_.add(name, reason_);
         break;
     }
   }
@@ -199,11 +222,9 @@ class Builder {
   const Route& route_;
   std::chrono::system_clock::time_point now_;
   std::string_view reason_;
+  const std::map<std::string, std::string>& custom_;
   bool toRetryTopic_;
-
-  Properties::const_iterator next_;
-  Properties out_;
-  std::optional<std::string> origin_;
+  PropertiesWriter out_;
 };
 
 }  // namespace
@@ -211,13 +232,9 @@ class Builder {
 Properties buildProperties(const Properties& incoming, std::string_view originTopic,
                            std::string_view subscription, const MessageId& originId,
                            const Route& route, std::chrono::system_clock::time_point now,
-                           std::string_view reason, const Properties& custom) {
-  Properties out =
-      Builder(incoming, originTopic, subscription, originId, route, now, reason).build();
-  for (const auto& [key, value] : custom) {
-    if (key != keys::reconsumeTimes) out.insert_or_assign(key, value);
-  }
-  return out;
+                           std::string_view reason,
+                           const std::map<std::string, std::string>& custom) {
+  return Builder(incoming, originTopic, subscription, originId, route, now, reason, custom).build();
 }
 
 }  // namespace reconsume::detail::retry

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/properties.hpp"
 #include "reconsume/message.hpp"
 #include "retry/routing.hpp"
 
@@ -32,10 +33,10 @@ inline constexpr std::size_t kReasonMaxBytes = 1024;
 //
 // Throws Error(errc::invalid_argument) naming the topic when REAL_TOPIC must be written and
 // `originTopic` is not a valid topic name.
-std::map<std::string, std::string> buildProperties(
-    const std::map<std::string, std::string>& incoming, std::string_view originTopic,
-    std::string_view subscription, const MessageId& originId, const Route& route,
-    std::chrono::system_clock::time_point now, std::string_view reason,
-    const std::map<std::string, std::string>& custom);
+Properties buildProperties(const Properties& incoming, std::string_view originTopic,
+                           std::string_view subscription, const MessageId& originId,
+                           const Route& route, std::chrono::system_clock::time_point now,
+                           std::string_view reason,
+                           const std::map<std::string, std::string>& custom);
 
 }  // namespace reconsume::detail::retry

@@ -14,14 +14,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-const std::string* findProperty(const std::map<std::string, std::string>& properties,
-                                std::string_view key) {
-  // std::map<std::string, ...> has no heterogeneous lookup; the keys are short, so the temporary
-  // string is usually built in place (small-string optimisation).
-  auto it = properties.find(std::string(key));
-  return it == properties.end() ? nullptr : &it->second;
-}
-
 void validate(const RetryPolicy& policy, const RetryRequest& request) {
   switch (request.kind) {
     case RetryRequest::Kind::level: {
@@ -63,7 +55,7 @@ milliseconds roundToMillis(double ms, milliseconds max) {
 }
 
 milliseconds exponentialDelay(const RetryPolicy::State& state, const ExponentialBackoff& backoff,
-                              int count, const std::map<std::string, std::string>& incoming) {
+                              int count, const Properties& incoming) {
   const double min = static_cast<double>(backoff.min.count());
   const double max = static_cast<double>(backoff.max.count());
   // In double: a large count gives +inf or a huge value, which the cap turns into max.
@@ -78,7 +70,7 @@ milliseconds exponentialDelay(const RetryPolicy::State& state, const Exponential
       return roundToMillis(v / 2 + uniform(state) * (v / 2), backoff.max);
     case Jitter::decorrelated: {
       double previous = min;
-      if (const auto* text = findProperty(incoming, keys::delayTime)) {
+      if (const auto text = incoming.find(keys::delayTime)) {
         if (auto parsed = parsePropertyCount(*text)) previous = static_cast<double>(*parsed);
       }
       double high = std::max(min, 3 * previous);
@@ -124,8 +116,8 @@ RetryRequest RetryRequest::from(const ReconsumeOptions& options) {
   return request;
 }
 
-Route applyTimeLimit(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
-                     Route route, std::chrono::system_clock::time_point now) {
+Route applyTimeLimit(const RetryPolicy& policy, const Properties& incoming, Route route,
+                     std::chrono::system_clock::time_point now) {
   auto limit = policy.timeLimit();
   if (!limit || route.destination != Destination::retryTopic) return route;
   // In milliseconds since the epoch, saturating: a FIRST_FAILURE_TIME far in the future must not
@@ -134,7 +126,7 @@ Route applyTimeLimit(const RetryPolicy& policy, const std::map<std::string, std:
   const std::int64_t nowMs =
       std::chrono::duration_cast<milliseconds>(now.time_since_epoch()).count();
   std::int64_t firstMs = nowMs;
-  if (const auto* text = findProperty(incoming, keys::firstFailureTime)) {
+  if (const auto text = incoming.find(keys::firstFailureTime)) {
     if (auto ms = parsePropertyCount(*text)) firstMs = *ms;
   }
   const std::int64_t deadline = firstMs > kMax - limit->count() ? kMax : firstMs + limit->count();
@@ -164,8 +156,8 @@ std::string_view toString(DeadLetterCause cause) {
 namespace {
 
 // The incoming RECONSUMETIMES into `route` (flagging a malformed one); returns it.
-std::int64_t incomingCount(const std::map<std::string, std::string>& incoming, Route& route) {
-  if (const auto* text = findProperty(incoming, keys::reconsumeTimes)) {
+std::int64_t incomingCount(const Properties& incoming, Route& route) {
+  if (const auto text = incoming.find(keys::reconsumeTimes)) {
     if (auto parsed = parsePropertyCount(*text)) return *parsed;
     route.malformedCount = true;
   }
@@ -174,8 +166,7 @@ std::int64_t incomingCount(const std::map<std::string, std::string>& incoming, R
 
 }  // namespace
 
-Route explicitDeadLetter(const std::map<std::string, std::string>& incoming,
-                         std::optional<std::string> category) {
+Route explicitDeadLetter(const Properties& incoming, std::optional<std::string> category) {
   Route route;
   route.category = std::move(category);
   // Not a retry: the count stays what it was.
@@ -185,8 +176,7 @@ Route explicitDeadLetter(const std::map<std::string, std::string>& incoming,
   return route;
 }
 
-Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
-             const RetryRequest& request) {
+Route decide(const RetryPolicy& policy, const Properties& incoming, const RetryRequest& request) {
   validate(policy, request);
   const RetryPolicy::State& state = policy.state();
   if (request.kind == RetryRequest::Kind::deadLetter) {
@@ -222,11 +212,11 @@ Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>
     const int size = static_cast<int>(table->size());
     std::int64_t level = route.count;
     // The incoming level continues the count of its own category's table only.
-    const auto* incomingCategory = findProperty(incoming, keys::reconsumeCategory);
+    const auto incomingCategory = incoming.find(keys::reconsumeCategory);
     bool sameCategory = request.category
                             ? incomingCategory && *incomingCategory == *request.category
-                            : incomingCategory == nullptr;
-    if (const auto* text = sameCategory ? findProperty(incoming, keys::reconsumeLevel) : nullptr) {
+                            : !incomingCategory;
+    if (const auto text = sameCategory ? incoming.find(keys::reconsumeLevel) : std::nullopt) {
       if (auto parsed = parsePropertyCount(*text)) {
         level = *parsed == std::numeric_limits<std::int64_t>::max() ? *parsed : *parsed + 1;
       }

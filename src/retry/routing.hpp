@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "common/properties.hpp"
 #include "reconsume/consumer_options.hpp"
 #include "reconsume/retry_policy.hpp"
 
@@ -51,19 +52,17 @@ struct Route {
 // anything else, so an invalid request never yields a route even for a message that is exhausted
 // — and for a custom policy whose delay function returns a negative delay. Exceptions thrown by a
 // custom delay function propagate unchanged.
-Route decide(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
-             const RetryRequest& request);
+Route decide(const RetryPolicy& policy, const Properties& incoming, const RetryRequest& request);
 
 // Straight to the dead-letter topic (deadLetter, or a category routed there): the count unchanged,
 // DEAD_LETTER_CAUSE=explicit.
-Route explicitDeadLetter(const std::map<std::string, std::string>& incoming,
-                         std::optional<std::string> category);
+Route explicitDeadLetter(const Properties& incoming, std::optional<std::string> category);
 
 // The time limit of `policy` (RetryPolicy::withTimeLimit, SPEC.md section 1) applied to `route`:
 // a retry whose delay would end after FIRST_FAILURE_TIME (of `incoming`; `now` when absent or not a
 // number) + the limit becomes a dead letter with cause expired. Other routes pass unchanged.
-Route applyTimeLimit(const RetryPolicy& policy, const std::map<std::string, std::string>& incoming,
-                     Route route, std::chrono::system_clock::time_point now);
+Route applyTimeLimit(const RetryPolicy& policy, const Properties& incoming, Route route,
+                     std::chrono::system_clock::time_point now);
 
 // A property value holding a retry count, level or delay: a plain base-10 non-negative integer
 // (digits only: no sign, no spaces). Values beyond int64 saturate. Nothing for anything else.

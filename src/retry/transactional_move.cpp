@@ -36,7 +36,7 @@ struct Move {
 
 }  // namespace
 
-void Reconsumer::moveInTransaction(const Message& message, OutgoingMessage outgoing,
+void Reconsumer::moveInTransaction(const Message& message, OutgoingData outgoing,
                                    std::shared_ptr<LazyProducer> producer, Callback<> done) {
   auto move =
       std::make_shared<Move>(Move{consumer_, message, producer->topic(), std::move(done), nullptr});

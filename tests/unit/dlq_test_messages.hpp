@@ -29,8 +29,8 @@ struct StoredMessage {
     auto data = std::make_shared<detail::MessageData>();
     data->topic = topic;
     data->id = id;
-    data->payload = payload;
-    data->properties = properties;
+    data->payload = detail::Bytes::copy(payload);
+    data->properties = detail::Properties::fromMap(properties);
     data->partitionKey = key;
     data->partitionKeyIsBase64 = keyIsBase64;
     data->orderingKey = orderingKey;

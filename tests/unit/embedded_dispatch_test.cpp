@@ -128,7 +128,7 @@ KeyView byKey(const std::vector<std::shared_ptr<RecordingSink>>& sinks) {
     for (const auto& m : sinks[i]->messages()) {
       auto key = m->orderingKey ? *m->orderingKey : m->partitionKey.value_or("");
       view.owners[key].insert(i);
-      view.order[key].push_back(m->payload);
+      view.order[key].push_back(m->payload.toString());
     }
   }
   return view;

@@ -52,7 +52,7 @@ class RecordingSink final : public client::MessageSink {
   }
   std::vector<std::string> payloads() const {
     std::vector<std::string> out;
-    for (const auto& m : messages()) out.push_back(m->payload);
+    for (const auto& m : messages()) out.push_back(m->payload.toString());
     return out;
   }
   std::size_t count() const {
@@ -269,7 +269,7 @@ inline Status tryAbort(client::BackendTransaction& transaction) {
 inline std::vector<std::string> payloadsOf(
     const std::vector<std::shared_ptr<MessageData>>& messages) {
   std::vector<std::string> out;
-  for (const auto& m : messages) out.push_back(m->payload);
+  for (const auto& m : messages) out.push_back(m->payload.toString());
   return out;
 }
 

@@ -70,7 +70,7 @@ TEST(EmbeddedThreads, EveryMessageIsReceivedOnceAndAcknowledged) {
 
   std::map<std::string, int> seen;
   for (const auto& sink : sinks) {
-    for (const auto& m : sink->messages()) ++seen[m->payload];
+    for (const auto& m : sink->messages()) ++seen[m->payload.toString()];
   }
   EXPECT_EQ(seen.size(), static_cast<std::size_t>(kTotal));
   for (const auto& [payload, times] : seen) EXPECT_EQ(times, 1) << payload;

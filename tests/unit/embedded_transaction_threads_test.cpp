@@ -93,7 +93,7 @@ TEST(EmbeddedTransactionThreads, CommittedMessagesAreAcknowledgedOnceAbortedOnes
         }
         if (!acked) continue;
         std::lock_guard lock(shared.mutex);
-        shared.acknowledged.insert(message->payload);
+        shared.acknowledged.insert(message->payload.toString());
       }
     });
   }
@@ -115,7 +115,7 @@ TEST(EmbeddedTransactionThreads, CommittedMessagesAreAcknowledgedOnceAbortedOnes
   EXPECT_FALSE(shared.aborted.empty());
   for (const auto& sink : sinks) {
     for (const auto& message : sink->messages()) {
-      EXPECT_EQ(shared.aborted.count(message->payload), 0u) << message->payload;
+      EXPECT_EQ(shared.aborted.count(message->payload.toString()), 0u) << message->payload;
     }
   }
   EXPECT_EQ(harness.backlog(topic, "s"), 0);

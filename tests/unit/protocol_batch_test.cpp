@@ -113,7 +113,8 @@ TEST(EntryUnpacker, SplitsABatchIntoMessagesWithTheirOwnMetadata) {
   EXPECT_EQ(first.id, MessageId(12, 34, 2, 0));
   EXPECT_EQ(first.id.batchSize(), 3);
   EXPECT_EQ(first.topic, "persistent://public/default/orders-partition-2");
-  EXPECT_EQ(first.properties, (std::map<std::string, std::string>{{"RECONSUMETIMES", "1"}}));
+  EXPECT_EQ(first.properties.toMap(),
+            (std::map<std::string, std::string>{{"RECONSUMETIMES", "1"}}));
   EXPECT_EQ(first.partitionKey, "k1");
   EXPECT_FALSE(first.partitionKeyIsBase64);
   EXPECT_EQ(first.orderingKey, "o1");
@@ -222,10 +223,10 @@ TEST(EntryUnpacker, ReadsPropertiesInAnyOrderAndARepeatedKeyAsItsLastValue) {
 
   const auto out = unpack(delivery(), builder.finish(batchContext()));
   ASSERT_EQ(out.messages.size(), 3u);
-  EXPECT_EQ(out.messages[0].data.properties,
+  EXPECT_EQ(out.messages[0].data.properties.toMap(),
             (std::map<std::string, std::string>{
                 {"a", "1"}, {"k", "second"}, {"m", "middle"}, {"z", "last letter"}}));
-  EXPECT_EQ(out.messages[1].data.properties,
+  EXPECT_EQ(out.messages[1].data.properties.toMap(),
             (std::map<std::string, std::string>{{"only", "this"}}));
   EXPECT_FALSE(out.messages[1].data.partitionKey);
   EXPECT_TRUE(out.messages[2].data.properties.empty());

@@ -37,7 +37,7 @@ std::vector<std::string> batchPayloads(const detail::protocol::Frame& send) {
                                               {.topic = kTopic}, entry);
   EXPECT_TRUE(status.ok()) << status.message;
   std::vector<std::string> payloads;
-  for (auto& message : entry.messages) payloads.push_back(message.data.payload);
+  for (auto& message : entry.messages) payloads.push_back(message.data.payload.toString());
   return payloads;
 }
 

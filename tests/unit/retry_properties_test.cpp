@@ -31,7 +31,10 @@ Route deadLetterRoute(int count, DeadLetterCause cause) {
 
 Properties build(const Properties& incoming, const Route& route, std::string_view reason = "",
                  const Properties& custom = {}, std::string_view topic = kTopic) {
-  return buildProperties(incoming, topic, kSubscription, kOriginId, route, kNow, reason, custom);
+  // As maps, so that expectations read as the properties an application sees.
+  return buildProperties(detail::Properties::fromMap(incoming), topic, kSubscription, kOriginId,
+                         route, kNow, reason, custom)
+      .toMap();
 }
 
 json::array historyOf(const Properties& properties) {
@@ -108,7 +111,8 @@ TEST(RetryProperties, JavaWrittenMessageIsHandledAsIfOurKeysWereAbsent) {
                   {"ORIGIN_MESSAGE_IDY_TIME", "10:3:-1"},
                   {"ORIGIN_MESSAGE_ID", "10:3:-1"},
                   {"customer", "c-17"}};
-  auto route = decide(RetryPolicy::levels(DelayLevels::defaultTable()), java, RetryRequest{});
+  auto route = decide(RetryPolicy::levels(DelayLevels::defaultTable()),
+                      detail::Properties::fromMap(java), RetryRequest{});
   EXPECT_EQ(route.count, 3);
   EXPECT_EQ(route.level, 3);
   auto out = build(java, route, "", {}, "persistent://public/default/orders-sub-RETRY");

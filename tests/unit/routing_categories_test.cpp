@@ -11,7 +11,7 @@ namespace reconsume::detail::retry {
 namespace {
 
 using namespace std::chrono_literals;
-using Properties = std::map<std::string, std::string>;
+using Properties = detail::Properties;
 using TimePoint = std::chrono::system_clock::time_point;
 
 // 2024-01-01T00:00:00Z, in epoch ms and as a time point.
@@ -134,16 +134,16 @@ TEST(CategoryProperties, TheCategoryTravelsAndTheHistoryRecordsIt) {
   Properties incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_CATEGORY", "fast"}};
   auto out = buildProperties(incoming, "persistent://public/default/t", "sub", MessageId(1, 2),
                              route, kStart, "timed out", {});
-  EXPECT_EQ(out["RECONSUME_CATEGORY"], "slow");
-  EXPECT_NE(out["RECONSUME_HISTORY"].find(R"("reason":"timed out","category":"slow"})"),
+  EXPECT_EQ(out.at("RECONSUME_CATEGORY"), "slow");
+  EXPECT_NE(out.at("RECONSUME_HISTORY").find(R"("reason":"timed out","category":"slow"})"),
             std::string::npos)
-      << out["RECONSUME_HISTORY"];
+      << out.at("RECONSUME_HISTORY");
   route.category.reset();
   auto plain = buildProperties(out, "persistent://public/default/t", "sub", MessageId(1, 3), route,
                                kStart, "", {});
   EXPECT_FALSE(plain.contains("RECONSUME_CATEGORY")) << "a hop without a category drops it";
-  EXPECT_NE(plain["RECONSUME_HISTORY"].find(R"("category":"slow")"), std::string::npos)
-      << "the earlier hop's entry is kept: " << plain["RECONSUME_HISTORY"];
+  EXPECT_NE(plain.at("RECONSUME_HISTORY").find(R"("category":"slow")"), std::string::npos)
+      << "the earlier hop's entry is kept: " << plain.at("RECONSUME_HISTORY");
 }
 
 TEST(CategoryProperties, TheExpiredCauseIsWritten) {
@@ -153,7 +153,7 @@ TEST(CategoryProperties, TheExpiredCauseIsWritten) {
   route.count = 3;
   auto out = buildProperties({}, "persistent://public/default/t", "sub", MessageId(1, 2), route,
                              kStart, "", {});
-  EXPECT_EQ(out["DEAD_LETTER_CAUSE"], "expired");
+  EXPECT_EQ(out.at("DEAD_LETTER_CAUSE"), "expired");
 }
 
 }  // namespace

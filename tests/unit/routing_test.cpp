@@ -16,7 +16,7 @@ using namespace std::chrono_literals;
 using std::chrono::milliseconds;
 using testing::invalidArgumentText;
 using testing::mentions;
-using Properties = std::map<std::string, std::string>;
+using Properties = detail::Properties;
 using Kind = RetryRequest::Kind;
 
 // A random source that plays back a script and counts how often it was asked.

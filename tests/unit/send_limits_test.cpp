@@ -10,6 +10,8 @@
 #include <future>
 #include <thread>
 
+#include "common/outgoing_data.hpp"
+
 namespace reconsume::detail::client {
 namespace {
 
@@ -58,7 +60,7 @@ TEST(PendingBytes, CountPayloadKeysAndProperties) {
   message.key = "k1";
   message.orderingKey = "o";
   message.properties = {{"ab", "cde"}};
-  EXPECT_EQ(pendingBytesOf(message), 5u + 2u + 1u + 5u);
+  EXPECT_EQ(detail::OutgoingData(message).contentBytes(), 5u + 2u + 1u + 5u);
 }
 
 TEST_F(SendLimitsTest, CountsMessagesAndBytesAndGivesThemBack) {

@@ -1,0 +1,175 @@
+#include "common/properties.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <ostream>
+#include <stdexcept>
+#include <vector>
+
+namespace reconsume::detail {
+
+namespace {
+
+void appendU32(std::string& out, std::uint32_t value) {
+  char bytes[4];
+  std::memcpy(bytes, &value, 4);
+  out.append(bytes, 4);
+}
+
+std::uint32_t readU32(const char* at) {
+  std::uint32_t value = 0;
+  std::memcpy(&value, at, 4);
+  return value;
+}
+
+}  // namespace
+
+// ----- Properties ---------------------------------------------------------------------------
+
+std::optional<std::string_view> Properties::find(std::string_view key) const {
+  std::size_t low = 0, high = size();
+  while (low < high) {
+    const std::size_t middle = low + (high - low) / 2;
+    const Entry entry = (*this)[middle];
+    const int order = entry.key.compare(key);
+    if (order == 0) return entry.value;
+    if (order < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string_view Properties::at(std::string_view key) const {
+  if (auto value = find(key)) return *value;
+  throw std::out_of_range("no property '" + std::string(key) + "'");
+}
+
+std::ostream& operator<<(std::ostream& out, const Properties& properties) {
+  out << '{';
+  const char* separator = "";
+  for (const auto [key, value] : properties) {
+    out << separator << '"' << key << "\": \"" << value << '"';
+    separator = ", ";
+  }
+  return out << '}';
+}
+
+std::size_t Properties::contentBytes() const {
+  if (count_ == 0) return 0;
+  return readU32(block_.data() + block_.size() - 8);  // the last offset: where the bytes end
+}
+
+std::map<std::string, std::string> Properties::toMap() const {
+  std::map<std::string, std::string> map;
+  for (const auto [key, value] : *this) map.emplace_hint(map.end(), key, value);
+  return map;
+}
+
+Properties Properties::fromMap(const std::map<std::string, std::string>& map) {
+  std::size_t bytes = 0;
+  for (const auto& [key, value] : map) bytes += key.size() + value.size();
+  PropertiesWriter writer(bytes);
+  for (const auto& [key, value] : map) writer.add(key, value);
+  return std::move(writer).finish();
+}
+
+Properties Properties::fromPairs(std::span<const Entry> pairs) {
+  std::size_t bytes = 0;
+  bool ascending = true;
+  for (std::size_t i = 0; i < pairs.size(); ++i) {
+    bytes += pairs[i].key.size() + pairs[i].value.size();
+    if (i > 0 && !(pairs[i - 1].key < pairs[i].key)) ascending = false;
+  }
+  if (ascending) {  // as this library and most producers write them: no sorting
+    PropertiesWriter writer(bytes);
+    for (const auto& entry : pairs) writer.add(entry.key, entry.value);
+    return std::move(writer).finish();
+  }
+  // Sorted by key, stable, so that among equal keys the last one given comes last and is kept.
+  std::vector<Entry> sorted(pairs.begin(), pairs.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const Entry& a, const Entry& b) { return a.key < b.key; });
+  PropertiesWriter writer(bytes);
+  for (std::size_t i = 0; i < sorted.size(); ++i) {
+    if (i + 1 < sorted.size() && sorted[i + 1].key == sorted[i].key) continue;
+    writer.add(sorted[i].key, sorted[i].value);
+  }
+  return std::move(writer).finish();
+}
+
+// ----- PropertiesWriter ---------------------------------------------------------------------
+
+PropertiesWriter::PropertiesWriter(std::size_t bytes) {
+  // The offsets and the count go at the end of the same block: room for about a dozen entries.
+  block_.reserve(bytes + 128);
+  pushOffset(0);
+}
+
+void PropertiesWriter::pushOffset(std::size_t offset) {
+  const auto value = static_cast<std::uint32_t>(offset);
+  if (offsets_ < kInlineOffsets) {
+    inlineOffsets_[offsets_] = value;
+  } else {
+    moreOffsets_.push_back(value);
+  }
+  ++offsets_;
+}
+
+std::uint32_t PropertiesWriter::offsetAt(std::size_t index) const {
+  return index < kInlineOffsets ? inlineOffsets_[index] : moreOffsets_[index - kInlineOffsets];
+}
+
+void PropertiesWriter::closeEntry() {
+  if (!open_) return;
+  pushOffset(block_.size());
+  open_ = false;
+}
+
+std::string& PropertiesWriter::beginValue(std::string_view key) {
+  closeEntry();
+  const std::size_t keyBegin = block_.size();
+  block_.append(key);
+  if (count_ > 0) {
+    const std::string_view last(block_.data() + lastKeyBegin_, lastKeyEnd_ - lastKeyBegin_);
+    if (!(last < key)) ordered_ = false;
+  }
+  lastKeyBegin_ = keyBegin;
+  lastKeyEnd_ = block_.size();
+  pushOffset(block_.size());
+  ++count_;
+  open_ = true;
+  return block_;
+}
+
+void PropertiesWriter::add(std::string_view key, std::string_view value) {
+  beginValue(key).append(value);
+  closeEntry();
+}
+
+Properties PropertiesWriter::finish() && {
+  closeEntry();
+  if (count_ == 0) return Properties();
+  if (!ordered_) {
+    // Put right through fromPairs, from views into this writer's block.
+    std::vector<Properties::Entry> entries;
+    entries.reserve(count_);
+    const char* bytes = block_.data();
+    for (std::size_t i = 0; i < count_; ++i) {
+      const std::uint32_t keyBegin = offsetAt(2 * i);
+      const std::uint32_t valueBegin = offsetAt(2 * i + 1);
+      const std::uint32_t valueEnd = offsetAt(2 * i + 2);
+      entries.push_back({std::string_view(bytes + keyBegin, valueBegin - keyBegin),
+                         std::string_view(bytes + valueBegin, valueEnd - valueBegin)});
+    }
+    return Properties::fromPairs(entries);
+  }
+  block_.reserve(block_.size() + 4 * (offsets_ + 1));
+  for (std::size_t i = 0; i < offsets_; ++i) appendU32(block_, offsetAt(i));
+  appendU32(block_, static_cast<std::uint32_t>(count_));
+  return Properties(std::move(block_), count_);
+}
+
+}  // namespace reconsume::detail
