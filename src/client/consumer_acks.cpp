@@ -42,31 +42,53 @@ void ConsumerImpl::acknowledge(const Message& message, Callback<> done, AckDispa
       }
     };
   }
+  const auto started = client_->clock()->steadyNow();
+  if (!grouped) return sendAck(slot, message, std::move(answered), started);
   if (metrics) {
-    answered = [metrics, clock = client_->clock(), started = client_->clock()->steadyNow(),
+    // Held by the group, which the consumer owns: the metrics, not the consumer.
+    answered = [metrics, clock = client_->clock(), started,
                 done = std::move(answered)](const Status& status) {
-      if (status.ok()) {
-        metrics->acknowledged->add();
-        metrics->ackDuration->record(
-            std::chrono::duration<double>(clock->steadyNow() - started).count());
-      }
+      metrics->count(status, clock->steadyNow() - started);
       done(status);
     };
   }
-  if (!grouped) return sendAck(slot, message, std::move(answered));
   ackGroup_->add({slot, message, std::move(answered)});
   if (holdOnly) done({});
 }
 
-void ConsumerImpl::sendAck(std::size_t slot, const Message& message, Callback<> done) {
-  auto backend = slots_[slot]->backend;
-  backend->acknowledge(*message.impl(), [backend, data = message.impl(),
-                                         done = std::move(done)](const Status& status) {
-    if (status.code != errc::connection_lost) return done(status);
+void ConsumerImpl::SlotMetrics::count(const Status& status,
+                                      std::chrono::steady_clock::duration took) const {
+  if (!status.ok()) return;
+  acknowledged->add();
+  ackDuration->record(std::chrono::duration<double>(took).count());
+}
+
+void ConsumerImpl::counted(std::size_t slot, const Status& status,
+                           std::chrono::steady_clock::time_point started) const {
+  if (const auto& metrics = slots_[slot]->metrics) {
+    metrics->count(status, client_->clock()->steadyNow() - started);
+  }
+}
+
+void ConsumerImpl::sendAck(std::size_t slot, const Message& message, Callback<> done,
+                           std::optional<std::chrono::steady_clock::time_point> started) {
+  auto& backend = *slots_[slot]->backend;
+  // One completion: counting the acknowledgement (when `started` says since when) and sending it
+  // again when its answer did not come.
+  backend.acknowledge(*message.impl(), [self = shared_from_this(), slot, data = message.impl(),
+                                        started, done = std::move(done)](const Status& status) {
+    if (status.code != errc::connection_lost) {
+      if (started) self->counted(slot, status, *started);
+      return done(status);
+    }
     // The answer did not come: the broker may have the acknowledgement or not. Sent again (an
     // acknowledgement by id stays valid across sessions), it waits for the consumer's next
     // session and goes out before new messages are asked for (SPEC.md section 1).
-    backend->acknowledge(*data, done);
+    self->slots_[slot]->backend->acknowledge(
+        *data, [self, slot, started, done = std::move(done)](const Status& again) {
+          if (started) self->counted(slot, again, *started);
+          done(again);
+        });
   });
 }
 

@@ -89,6 +89,8 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   struct SlotMetrics {
     std::shared_ptr<Counter> consumed, acknowledged, negativelyAcknowledged;
     std::shared_ptr<Histogram> lateness, ackDuration;
+    // An acknowledgement answered with `status`, `took` after it was asked for.
+    void count(const Status& status, std::chrono::steady_clock::duration took) const;
   };
   struct Slot {
     std::string topic;
@@ -117,8 +119,13 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   Status settled(const Message& message, std::size_t& slot);
   // Grouped acknowledgements (client/ack_grouper.hpp), when acknowledgmentGroupTime is set.
   void startAckGroup();
-  // Sends the acknowledgement to the slot's backend consumer; `done` gets its answer.
-  void sendAck(std::size_t slot, const Message& message, Callback<> done);
+  // Sends the acknowledgement to the slot's backend consumer; `done` gets its answer. With
+  // `started`, the answer is counted in the slot's metrics.
+  void sendAck(std::size_t slot, const Message& message, Callback<> done,
+               std::optional<std::chrono::steady_clock::time_point> started = std::nullopt);
+  // An acknowledgement of `slot` answered with `status`, asked for at `started`: counted.
+  void counted(std::size_t slot, const Status& status,
+               std::chrono::steady_clock::time_point started) const;
   Status closedStatus() const;
 
   std::shared_ptr<ClientImpl> client_;

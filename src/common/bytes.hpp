@@ -5,6 +5,7 @@
 // Thread safety: a plain value (the bytes are never written after they are shared).
 #pragma once
 
+#include <cstring>
 #include <memory>
 #include <ostream>
 #include <string>
@@ -26,7 +27,14 @@ class Bytes {
     std::string_view view(*owner);
     return Bytes(std::move(owner), view);
   }
-  static Bytes copy(std::string_view text) { return adopt(std::string(text)); }
+  // One allocation for the owner and the bytes.
+  static Bytes copy(std::string_view text) {
+    if (text.empty()) return Bytes();
+    auto owner = std::make_shared_for_overwrite<char[]>(text.size());
+    std::memcpy(owner.get(), text.data(), text.size());
+    std::string_view view(owner.get(), text.size());
+    return Bytes(std::move(owner), view);
+  }
 
   std::string_view view() const { return view_; }
   const char* data() const { return view_.data(); }

@@ -102,56 +102,27 @@ Properties Properties::fromPairs(std::span<const Entry> pairs) {
 
 // ----- PropertiesWriter ---------------------------------------------------------------------
 
-PropertiesWriter::PropertiesWriter(std::size_t bytes) {
+PropertiesWriter::PropertiesWriter(std::size_t bytes, Keys keys)
+    : checkOrder_(keys == Keys::anyOrder) {
   // The offsets and the count go at the end of the same block: room for about a dozen entries.
   block_.reserve(bytes + 128);
-  pushOffset(0);
 }
 
-void PropertiesWriter::pushOffset(std::size_t offset) {
-  const auto value = static_cast<std::uint32_t>(offset);
-  if (offsets_ < kInlineOffsets) {
-    inlineOffsets_[offsets_] = value;
-  } else {
-    moreOffsets_.push_back(value);
-  }
+void PropertiesWriter::noteOrder(std::string_view key) {
+  // The previous key ends where its value starts.
+  const std::size_t lastKeyEnd = offsetAt(offsets_ - 1);
+  const std::string_view last(block_.data() + lastKeyBegin_, lastKeyEnd - lastKeyBegin_);
+  if (!(last < key)) ordered_ = false;
+}
+
+void PropertiesWriter::spill(std::size_t offset) {
+  moreOffsets_.push_back(static_cast<std::uint32_t>(offset));
   ++offsets_;
 }
 
-std::uint32_t PropertiesWriter::offsetAt(std::size_t index) const {
-  return index < kInlineOffsets ? inlineOffsets_[index] : moreOffsets_[index - kInlineOffsets];
-}
-
-void PropertiesWriter::closeEntry() {
-  if (!open_) return;
-  pushOffset(block_.size());
-  open_ = false;
-}
-
-std::string& PropertiesWriter::beginValue(std::string_view key) {
-  closeEntry();
-  const std::size_t keyBegin = block_.size();
-  block_.append(key);
-  if (count_ > 0) {
-    const std::string_view last(block_.data() + lastKeyBegin_, lastKeyEnd_ - lastKeyBegin_);
-    if (!(last < key)) ordered_ = false;
-  }
-  lastKeyBegin_ = keyBegin;
-  lastKeyEnd_ = block_.size();
-  pushOffset(block_.size());
-  ++count_;
-  open_ = true;
-  return block_;
-}
-
-void PropertiesWriter::add(std::string_view key, std::string_view value) {
-  beginValue(key).append(value);
-  closeEntry();
-}
-
 Properties PropertiesWriter::finish() && {
-  closeEntry();
   if (count_ == 0) return Properties();
+  pushOffset(block_.size());  // where the last value ends
   if (!ordered_) {
     // Put right through fromPairs, from views into this writer's block.
     std::vector<Properties::Entry> entries;
@@ -166,8 +137,12 @@ Properties PropertiesWriter::finish() && {
     }
     return Properties::fromPairs(entries);
   }
+  const std::size_t inlineCount = std::min(offsets_, kInlineOffsets);
   block_.reserve(block_.size() + 4 * (offsets_ + 1));
-  for (std::size_t i = 0; i < offsets_; ++i) appendU32(block_, offsetAt(i));
+  block_.append(reinterpret_cast<const char*>(inlineOffsets_), 4 * inlineCount);
+  if (!moreOffsets_.empty()) {
+    block_.append(reinterpret_cast<const char*>(moreOffsets_.data()), 4 * moreOffsets_.size());
+  }
   appendU32(block_, static_cast<std::uint32_t>(count_));
   return Properties(std::move(block_), count_);
 }

@@ -6,9 +6,10 @@
 // messages are built, copied and read on the hot path of every receive and every retry. The map
 // is built only when the application asks for it (Message::properties()).
 //
-// Layout of the block (integers little-endian u32, read with memcpy): the keys and values one after
-// the other, then 2n+1 offsets into them (entry i is key [o[2i], o[2i+1]) and value
-// [o[2i+1], o[2i+2])), then n. An empty Properties holds no block at all.
+// Layout of the block (u32 in the host's byte order, read with memcpy; it never leaves the
+// process): the keys and values one after the other, then 2n+1 offsets into them (entry i is key
+// [o[2i], o[2i+1]) and value [o[2i+1], o[2i+2])), then n. An empty Properties holds no block at
+// all.
 //
 // Thread safety: a plain value; const members may be called from several threads at once.
 #pragma once
@@ -108,34 +109,56 @@ class Properties {
 
 // Writes a Properties: add() entries in ascending key order and the block is built in place, with
 // no copy at the end. Entries out of order, or a key twice, are put right by finish() (at the
-// cost of one more block: the last value of a repeated key wins).
+// cost of one more block: the last value of a repeated key wins) — unless the writer was told
+// the keys come in order (`Keys::ascending`), which skips the check: then they must.
 class PropertiesWriter {
  public:
-  // `bytes`: the keys' and values' total length expected (a hint: the block grows as needed).
-  explicit PropertiesWriter(std::size_t bytes = 0);
+  enum class Keys { anyOrder, ascending };
 
-  void add(std::string_view key, std::string_view value);
+  // `bytes`: the keys' and values' total length expected (a hint: the block grows as needed).
+  explicit PropertiesWriter(std::size_t bytes = 0, Keys keys = Keys::anyOrder);
+
+  void add(std::string_view key, std::string_view value) { beginValue(key).append(value); }
   // For a value built in place: appends `key` and returns the buffer to append the value to;
   // the value ends at the next add(), beginValue() or finish().
-  std::string& beginValue(std::string_view key);
+  std::string& beginValue(std::string_view key) {
+    const std::size_t keyBegin = block_.size();
+    if (checkOrder_ && count_ > 0) noteOrder(key);
+    pushOffset(keyBegin);
+    block_.append(key);
+    pushOffset(block_.size());
+    lastKeyBegin_ = keyBegin;
+    ++count_;
+    return block_;
+  }
 
   Properties finish() &&;
 
  private:
-  void closeEntry();
-  void pushOffset(std::size_t offset);
-  std::uint32_t offsetAt(std::size_t index) const;
+  void noteOrder(std::string_view key);
+  void pushOffset(std::size_t offset) {
+    if (offsets_ < kInlineOffsets) {
+      inlineOffsets_[offsets_++] = static_cast<std::uint32_t>(offset);
+    } else {
+      spill(offset);
+    }
+  }
+  void spill(std::size_t offset);
+  std::uint32_t offsetAt(std::size_t index) const {
+    return index < kInlineOffsets ? inlineOffsets_[index] : moreOffsets_[index - kInlineOffsets];
+  }
 
   std::string block_;
-  // The offsets, appended to the block by finish(): on the stack for up to 31 entries (ours and
-  // the application's, as a rule), a vector beyond.
+  // Entry i's key starts at offset 2i and its value at 2i+1; a value ends where the next key
+  // starts, the last one at the end of the bytes. On the stack for up to 31 entries (ours and the
+  // application's, as a rule), a vector beyond.
   static constexpr std::size_t kInlineOffsets = 63;
   std::uint32_t inlineOffsets_[kInlineOffsets];
   std::vector<std::uint32_t> moreOffsets_;
   std::size_t offsets_ = 0;
   std::size_t count_ = 0;
-  std::size_t lastKeyBegin_ = 0, lastKeyEnd_ = 0;
-  bool open_ = false;  // a value begun with beginValue() and not yet closed
+  std::size_t lastKeyBegin_ = 0;
+  bool checkOrder_ = true;
   bool ordered_ = true;
 };
 

@@ -32,40 +32,41 @@ struct BlockingCall {
 // (a handler on one of the client's I/O threads).
 void refuseOnIoThread(const BlockingCall& call);
 
+// The waiter lives on the waiting thread's stack: wait() returns only after the callback ran,
+// and the callback touches the waiter only while it holds the mutex (it notifies under it), so
+// the waiter cannot be gone while the callback uses it. The callback captures one pointer, which
+// std::function keeps without an allocation.
 template <typename... Results>
 class SyncCall {
  public:
-  SyncCall() : state_(std::make_shared<State>()) {}
+  SyncCall() = default;
+  SyncCall(const SyncCall&) = delete;
+  SyncCall& operator=(const SyncCall&) = delete;
 
   Callback<Results...> callback() {
-    return [state = state_](const Status& status, Results... results) {
-      {
-        std::lock_guard lock(state->mutex);
-        state->status = status;
-        if (status.ok()) state->results.emplace(std::move(results)...);
-        state->done = true;
-      }
-      state->ready.notify_all();
+    return [this](const Status& status, Results... results) {
+      std::lock_guard lock(mutex_);
+      status_ = status;
+      if (status.ok()) results_.emplace(std::move(results)...);
+      done_ = true;
+      ready_.notify_all();
     };
   }
 
   // Waits for the callback; throws the Error of a failed operation.
   std::tuple<Results...> wait() {
-    std::unique_lock lock(state_->mutex);
-    state_->ready.wait(lock, [&] { return state_->done; });
-    state_->status.raiseIfFailed();
-    return std::move(*state_->results);
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [&] { return done_; });
+    status_.raiseIfFailed();
+    return std::move(*results_);
   }
 
  private:
-  struct State {
-    std::mutex mutex;
-    std::condition_variable ready;
-    bool done = false;
-    Status status;
-    std::optional<std::tuple<Results...>> results;
-  };
-  std::shared_ptr<State> state_;
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  bool done_ = false;
+  Status status_;
+  std::optional<std::tuple<Results...>> results_;
 };
 
 // Refuses `call` on an I/O thread, else runs `start(callback)` and waits:

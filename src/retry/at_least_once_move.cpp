@@ -11,12 +11,51 @@ namespace {
 // One move, shared by the callbacks of its steps: each captures one pointer, where copies of the
 // message, the caller's callback and the target's name in every step cost an allocation each on
 // the hot path of a failing consumer.
-struct AtLeastOnceMove {
+struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
   std::shared_ptr<client::ConsumerImpl> consumer;
   Message message;
   OutgoingData outgoing;  // moved on to the producer
   std::shared_ptr<LazyProducer> producer;
+  Route route;
+  std::shared_ptr<MoveMetrics> metrics;
+  std::chrono::steady_clock::time_point started;
   Callback<> done;
+
+  void start() {
+    // After the first move the producer exists: sent at once, without a callback to get it.
+    if (auto ready = producer->created()) return send(*ready);
+    producer->get([self = shared_from_this()](const Status& status,
+                                              std::shared_ptr<client::ProducerImpl> ready) {
+      if (!status.ok()) return self->publishFailed(status);
+      self->send(*ready);
+    });
+  }
+
+  void send(client::ProducerImpl& target) {
+    target.send(std::move(outgoing),
+                [self = shared_from_this()](const Status& sent, const MessageId& id) {
+                  if (!sent.ok()) return self->publishFailed(sent);
+                  self->acknowledge(id);
+                });
+  }
+
+  void acknowledge(const MessageId& stored) {
+    consumer->acknowledge(
+        message,
+        [self = shared_from_this(), stored](const Status& acked) {
+          if (acked.ok()) {
+            self->metrics->moved(self->route,
+                                 self->consumer->client().clock()->steadyNow() - self->started);
+          }
+          if (acked.ok() || acked.code == errc::closed) return self->done(acked);
+          // The copy is stored: calling again would start a second chain (SPEC.md section 1).
+          self->done(Status(errc::acknowledgement_unconfirmed,
+                            "message " + self->message.id().toString() + " is stored in " +
+                                self->producer->topic() + " as " + stored.toString() +
+                                ", but its acknowledgement was not confirmed: " + acked.message));
+        },
+        client::ConsumerImpl::AckDispatch::confirmed);
+  }
 
   // Not acknowledged: the original comes back after the negative-ack delay.
   void publishFailed(const Status& status) const {
@@ -29,27 +68,18 @@ struct AtLeastOnceMove {
 }  // namespace
 
 void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingData outgoing,
-                                 std::shared_ptr<LazyProducer> producer, Callback<> done) {
-  auto move = std::make_shared<AtLeastOnceMove>(AtLeastOnceMove{
-      consumer_, message, std::move(outgoing), std::move(producer), std::move(done)});
-  move->producer->get([move](const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
-    if (!status.ok()) return move->publishFailed(status);
-    // get() calls this once: the copy's payload moves on to the producer.
-    producer->send(std::move(move->outgoing), [move](const Status& sent, const MessageId& id) {
-      if (!sent.ok()) return move->publishFailed(sent);
-      move->consumer->acknowledge(
-          move->message,
-          [move, id](const Status& acked) {
-            if (acked.ok() || acked.code == errc::closed) return move->done(acked);
-            // The copy is stored: calling again would start a second chain (SPEC.md section 1).
-            move->done(Status(errc::acknowledgement_unconfirmed,
-                              "message " + move->message.id().toString() + " is stored in " +
-                                  move->producer->topic() + " as " + id.toString() +
-                                  ", but its acknowledgement was not confirmed: " + acked.message));
-          },
-          client::ConsumerImpl::AckDispatch::confirmed);
-    });
-  });
+                                 std::shared_ptr<LazyProducer> producer, Route route,
+                                 std::chrono::steady_clock::time_point started, Callback<> done) {
+  auto move = std::make_shared<AtLeastOnceMove>();
+  move->consumer = consumer_;
+  move->message = message;
+  move->outgoing = std::move(outgoing);
+  move->producer = std::move(producer);
+  move->route = std::move(route);
+  move->metrics = moveMetrics_;
+  move->started = started;
+  move->done = std::move(done);
+  move->start();
 }
 
 }  // namespace reconsume::detail::retry

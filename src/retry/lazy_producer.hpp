@@ -29,6 +29,12 @@ class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
 
   const std::string& topic() const { return options_.topic; }
   void get(Callback<std::shared_ptr<client::ProducerImpl>> done);
+  // The producer when it exists and is open (every use after the first); null otherwise, when
+  // get() creates it.
+  std::shared_ptr<client::ProducerImpl> created() {
+    std::lock_guard lock(mutex_);
+    return closed_ ? nullptr : producer_;
+  }
   void close(Callback<> done);
 
  private:

@@ -97,6 +97,7 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   std::size_t slot = 0;
   if (auto status = consumer_->slotOf(message, slot); !status.ok()) return done(status);
   auto& client = consumer_->client();
+  const auto started = client.clock()->steadyNow();
   Route route;
   OutgoingData outgoing;
   const Properties& incoming = dataOf(message).properties;
@@ -121,15 +122,18 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
-  done = [metrics = moveMetrics_, route, clock = client.clock(),
-          started = client.clock()->steadyNow(), done = std::move(done)](const Status& status) {
+  auto producer =
+      route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;
+  if (!transactional_) {
+    return moveAtLeastOnce(message, std::move(outgoing), std::move(producer), std::move(route),
+                           started, std::move(done));
+  }
+  done = [metrics = moveMetrics_, route, clock = client.clock(), started,
+          done = std::move(done)](const Status& status) {
     if (status.ok()) metrics->moved(route, clock->steadyNow() - started);
     done(status);
   };
-  auto producer =
-      route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;
-  if (transactional_) return moveInTransaction(message, std::move(outgoing), producer, done);
-  moveAtLeastOnce(message, std::move(outgoing), producer, done);
+  moveInTransaction(message, std::move(outgoing), std::move(producer), std::move(done));
 }
 
 void Reconsumer::close(Callback<> done) {

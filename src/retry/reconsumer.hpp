@@ -58,8 +58,10 @@ class Reconsumer {
   void close(Callback<> done);
 
  private:
+  // Counts the move in moveMetrics_ once it completed, timed from `started`.
   void moveAtLeastOnce(const Message& message, OutgoingData outgoing,
-                       std::shared_ptr<LazyProducer> producer, Callback<> done);
+                       std::shared_ptr<LazyProducer> producer, Route route,
+                       std::chrono::steady_clock::time_point started, Callback<> done);
   void moveInTransaction(const Message& message, OutgoingData outgoing,
                          std::shared_ptr<LazyProducer> producer, Callback<> done);
 

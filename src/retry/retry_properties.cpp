@@ -84,7 +84,9 @@ class Builder {
         custom_(custom),
         toRetryTopic_(route.destination == Destination::retryTopic),
         // The incoming properties, our dozen keys with a history entry, a reason and the topic.
-        out_(incoming.contentBytes() + 512 + 2 * reason_.size()) {}
+        // build() writes the keys in ascending order.
+        out_(incoming.contentBytes() + 512 + 2 * reason_.size(),
+             PropertiesWriter::Keys::ascending) {}
 
   Properties build() {
     const std::size_t inCount = incoming_.size();
@@ -127,15 +129,22 @@ class Builder {
   // The two origin keys carry the same value. A message that has only one of them (older Java
   // and Go clients write only the legacy key) keeps that origin under the other key as well,
   // rather than taking the id of this hop's message.
+  // Worked out for the first key and copied from there for the second.
   void writeOrigin(std::string_view key) {
-    std::string& value = out_.beginValue(key);
-    if (auto modern = incoming_.find(keys::originMessageId)) {
-      value.append(*modern);
-    } else if (auto legacy = incoming_.find(keys::originMessageIdLegacy)) {
-      value.append(*legacy);
-    } else {
-      appendMessageId(value, originId_);
+    std::string& block = out_.beginValue(key);
+    if (originLength_ > 0) {
+      block.append(block, originBegin_, originLength_);
+      return;
     }
+    originBegin_ = block.size();
+    if (auto modern = incoming_.find(keys::originMessageId)) {
+      block.append(*modern);
+    } else if (auto legacy = incoming_.find(keys::originMessageIdLegacy)) {
+      block.append(*legacy);
+    } else {
+      appendMessageId(block, originId_);
+    }
+    originLength_ = block.size() - originBegin_;
   }
 
   void writeNumber(std::string_view key, std::int64_t number) {
@@ -225,6 +234,7 @@ class Builder {
   const std::map<std::string, std::string>& custom_;
   bool toRetryTopic_;
   PropertiesWriter out_;
+  std::size_t originBegin_ = 0, originLength_ = 0;  // where writeOrigin() wrote the first
 };
 
 }  // namespace
