@@ -101,6 +101,20 @@ asio::awaitable<Status> ByteStream::write(std::string_view bytes) {
   co_return Status{};
 }
 
+asio::awaitable<Status> ByteStream::write(const std::vector<Bytes>& frames) {
+  std::vector<asio::const_buffer> buffers;
+  buffers.reserve(frames.size());
+  for (const auto& frame : frames) buffers.emplace_back(frame.data(), frame.size());
+  error_code ec;
+  if (tls_) {
+    std::tie(ec, std::ignore) = co_await asio::async_write(*tls_, buffers, tuple);
+  } else {
+    std::tie(ec, std::ignore) = co_await asio::async_write(socket_, buffers, tuple);
+  }
+  if (ec) co_return failure("writing to", ec);
+  co_return Status{};
+}
+
 void ByteStream::close() {
   closed_ = true;
   resolver_.cancel();

@@ -13,7 +13,9 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
+#include "common/bytes.hpp"
 #include "common/status.hpp"
 #include "pulsar/broker_address.hpp"
 
@@ -33,6 +35,9 @@ class ByteStream {
   // Some bytes into `buffer`; 0 with a failed Status at the end or on an error.
   boost::asio::awaitable<std::size_t> readSome(std::span<char> buffer, Status& status);
   boost::asio::awaitable<Status> write(std::string_view bytes);
+  // The frames one after the other, in one gathering write (as many system calls as the kernel
+  // needs).
+  boost::asio::awaitable<Status> write(const std::vector<Bytes>& frames);
   // Aborts every pending operation; idempotent.
   void close();
   // Cancels a resolve in progress (close() cannot reach it).

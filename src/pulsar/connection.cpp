@@ -213,7 +213,7 @@ void Connection::sessionUp(const std::shared_ptr<Session>& session) {
   // Requests made while no session was up go out first, in the order they were made.
   for (auto& unsent : unsent_) {
     if (!pending_.extend(unsent.id, unsent.madeAt + unsent.timeout, unsent.timeout)) continue;
-    session->outbox += unsent.bytes;
+    session->outbox.add(unsent.bytes);
   }
   unsent_.clear();
   armRequestTimer();
@@ -268,29 +268,19 @@ asio::awaitable<Status> Connection::readLoop(std::shared_ptr<Session> session) {
   }
 }
 
-namespace {
-constexpr std::size_t kKeptWriteBuffer = 1 << 20;
-}  // namespace
-
 asio::awaitable<void> Connection::writeLoop(std::shared_ptr<Session> session) {
-  std::string writing;
+  std::vector<Bytes> writing;
   while (!session->ended) {
     if (session->outbox.empty()) {
       session->writeWake.expires_at(Clock::time_point::max());
       co_await session->writeWake.async_wait(tuple);
       continue;
     }
-    writing.swap(session->outbox);
+    session->outbox.takeInto(writing);
     session->writing = true;
     Status status = co_await session->stream.write(writing);
     session->writing = false;
-    // A paused broker lets the buffer grow to everything in flight: give that memory back
-    // instead of keeping the largest buffer ever written for the session's life.
-    if (writing.capacity() > kKeptWriteBuffer) {
-      std::string().swap(writing);
-    } else {
-      writing.clear();
-    }
+    writing.clear();  // the frames' buffers go back to their owners (or are freed)
     if (!status.ok()) {
       if (!session->ended) endSession(session, status);
       co_return;
@@ -324,7 +314,14 @@ asio::awaitable<void> Connection::healthLoop(std::shared_ptr<Session> session) {
 void Connection::write(Session& session, std::string_view bytes) {
   if (!session.up || session.ended) return;
   bool wasEmpty = session.outbox.empty();
-  session.outbox.append(bytes);
+  session.outbox.add(bytes);
+  if (wasEmpty && !session.writing) session.writeWake.cancel();
+}
+
+void Connection::write(Session& session, std::vector<Bytes>& frames) {
+  if (!session.up || session.ended) return;
+  bool wasEmpty = session.outbox.empty();
+  for (auto& frame : frames) session.outbox.add(std::move(frame));
   if (wasEmpty && !session.writing) session.writeWake.cancel();
 }
 

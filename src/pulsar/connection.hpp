@@ -39,7 +39,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "common/bytes.hpp"
 #include "common/log.hpp"
 #include "common/metrics_registry.hpp"
 #include "common/steady_clock.hpp"
@@ -98,6 +100,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
                ResponseCallback done, std::optional<std::chrono::milliseconds> timeout = {},
                bool failFast = false);
   void send(std::uint64_t session, std::string frame);
+  // Frames written by reference, not copied (a producer's entries, which it keeps to write again).
+  void send(std::uint64_t session, std::vector<Bytes> frames);
   void attach(Kind kind, std::uint64_t id, std::weak_ptr<Listener> listener);
   void detach(Kind kind, std::uint64_t id);
   // Ends `session` (if it is still the current one) as if the connection broke, for `why`.
@@ -148,6 +152,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // A damaged entry to its consumer; false when the error is not about one entry.
   bool routeCorrupt(const protocol::DecodeError& error);
   void write(Session& session, std::string_view bytes);
+  void write(Session& session, std::vector<Bytes>& frames);
   void armRequestTimer();
   // Removes request `id` from unsent_; nothing when it was sent (or was never waiting).
   std::optional<Unsent> takeUnsent(std::uint64_t id);

@@ -60,6 +60,12 @@ void Connection::send(std::uint64_t session, std::string frame) {
   });
 }
 
+void Connection::send(std::uint64_t session, std::vector<Bytes> frames) {
+  asio::post(strand_, [self = shared_from_this(), session, frames = std::move(frames)]() mutable {
+    if (self->current_ && self->current_->id == session) self->write(*self->current_, frames);
+  });
+}
+
 void Connection::attach(Kind kind, std::uint64_t id, std::weak_ptr<Listener> listener) {
   asio::post(strand_, [self = shared_from_this(), kind, id, listener = std::move(listener)] {
     if (self->closed_) {

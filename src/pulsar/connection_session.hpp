@@ -12,6 +12,7 @@
 #include "pulsar/byte_stream.hpp"
 #include "pulsar/connection.hpp"
 #include "pulsar/health_check.hpp"
+#include "pulsar/outbox.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -28,7 +29,7 @@ struct Connection::Session {
   protocol::FrameDecoder decoder;
   // Frames waiting for the writer. Bounded by what may be in flight: producers' admitted
   // messages, requests, permits and acknowledgements (SPEC.md section 6).
-  std::string outbox;
+  Outbox outbox;
   boost::asio::steady_timer writeWake;  // an event: the writer waits on it for frames
   Timer healthTimer;
   HealthCheck health;

@@ -127,8 +127,9 @@ void PulsarConsumer::onFinished(const AttachMachine::Action& how) {
 
 void PulsarConsumer::close(Callback<> done) {
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
-    // Acknowledgements made just before (their flush is posted behind them) go out first: the
-    // broker ignores an ACK that arrives after CLOSE_CONSUMER.
+    // Acknowledgements made just before go out first: the broker ignores an ACK that arrives after
+    // CLOSE_CONSUMER.
+    self->drainAcks();
     self->flushAcks();
     self->attachment_.close(std::move(done));
   });

@@ -44,6 +44,7 @@
 #include "pulsar/flow_permits.hpp"
 #include "pulsar/handle.hpp"
 #include "pulsar/reader_position.hpp"
+#include "pulsar/strand_inbox.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -114,6 +115,9 @@ class PulsarConsumer final : public client::BackendConsumer,
   void armDeferredTimer();
   void onDeferredTimer();
   void ackEntry(const MessageId& id, Callback<> done);
+  // What acknowledge() handed over, into acksToSend_ (or completed: an index of a batch entry
+  // not complete yet); flushAcks() sends it.
+  void drainAcks();
   void flushAcks();
   // Sends an ACK request (plain or transactional) and keeps its id until the answer.
   void requestAck(std::uint64_t requestId, const proto::BaseCommand& command, std::string what,
@@ -141,9 +145,16 @@ class PulsarConsumer final : public client::BackendConsumer,
   BatchAcks batches_;
   std::deque<Deferred> deferred_;
   std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
+  struct HandedAck {
+    MessageId id;
+    std::shared_ptr<protocol::BatchAckTracker> tracker;
+    Callback<> done;
+  };
+  std::vector<HandedAck> ackDrained_;     // kept for its capacity
   std::set<std::uint64_t> acksInFlight_;  // request ids of ACKs on the current attachment
   Timer deferredTimer_;
   std::atomic<bool> closed_{false};
+  StrandInbox<HandedAck> ackInbox_;
 };
 
 }  // namespace reconsume::detail::pulsar

@@ -59,24 +59,40 @@ void PulsarConsumer::onDeferredTimer() {
 // ----- acknowledgements -------------------------------------------------------------------------
 
 void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
-  asio::post(
-      strand_, [self = shared_from_this(), id = message.id,
-                tracker = std::static_pointer_cast<protocol::BatchAckTracker>(message.backendState),
-                done = std::move(done)]() mutable {
-        if (tracker && id.batchIndex() >= 0) {
-          switch (self->batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
-            case BatchAcks::Outcome::already:
-              // Sent again (its answer was lost): the entry's ACK goes again once it is complete.
-              if (!tracker->complete()) return done({});
-              break;
-            case BatchAcks::Outcome::recorded:
-              return done({});
-            case BatchAcks::Outcome::complete:
-              break;
+  // Acknowledgements made in one burst reach the strand together and go out as one ACK command
+  // with one receipt.
+  if (ackInbox_.push({message.id,
+                      std::static_pointer_cast<protocol::BatchAckTracker>(message.backendState),
+                      std::move(done)})) {
+    asio::post(strand_, [self = shared_from_this()] {
+      self->drainAcks();
+      self->flushAcks();
+    });
+  }
+}
+
+void PulsarConsumer::drainAcks() {
+  ackInbox_.take(ackDrained_);
+  for (auto& [id, tracker, done] : ackDrained_) {
+    if (tracker && id.batchIndex() >= 0) {
+      switch (batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
+        case BatchAcks::Outcome::already:
+          // Sent again (its answer was lost): the entry's ACK goes again once it is complete.
+          if (!tracker->complete()) {
+            done({});
+            continue;
           }
-        }
-        self->ackEntry(id, std::move(done));
-      });
+          break;
+        case BatchAcks::Outcome::recorded:
+          done({});
+          continue;
+        case BatchAcks::Outcome::complete:
+          break;
+      }
+    }
+    acksToSend_.push_back({id, std::move(done)});
+  }
+  ackDrained_.clear();
 }
 
 void PulsarConsumer::ackEntry(const MessageId& id, Callback<> done) {
@@ -158,8 +174,9 @@ void PulsarConsumer::redeliver(const std::vector<MessageId>& ids) {
 
 void PulsarConsumer::redeliverAll() {
   asio::post(strand_, [self = shared_from_this()] {
-    // Acknowledgements made before the call (their flush is posted behind them) go out first, or
-    // the broker would send their messages again.
+    // Acknowledgements made before the call go out first, or the broker would send their messages
+    // again.
+    self->drainAcks();
     self->flushAcks();
     if (!self->attachment_.ready()) return;
     bool epochs = self->spec_.type == SubscriptionType::exclusive ||

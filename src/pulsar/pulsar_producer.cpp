@@ -142,10 +142,26 @@ void PulsarProducer::send(OutgoingData message, Callback<MessageId> done) {
   protocol::EncodedMessage encoded;
   if (auto status = encodeOutgoing(message, encoded); !status.ok())
     return done(status, MessageId());
-  asio::post(strand_, [self = shared_from_this(), encoded = std::move(encoded),
-                       done = std::move(done)]() mutable {
-    self->enqueue(std::move(encoded), std::move(done));
-  });
+  hand(Unbatched{std::move(encoded), std::move(done)});
+}
+
+void PulsarProducer::hand(Handed send) {
+  if (inbox_.push(std::move(send))) {
+    asio::post(strand_, [self = shared_from_this()] { self->drainInbox(); });
+  }
+}
+
+void PulsarProducer::drainInbox() {
+  inbox_.take(drained_);
+  for (auto& handed : drained_) {
+    if (auto* batched = std::get_if<BatchedMessage>(&handed)) {
+      addToBatch(std::move(*batched));
+    } else {
+      auto& unbatched = std::get<Unbatched>(handed);
+      enqueue(std::move(unbatched.message), std::move(unbatched.done));
+    }
+  }
+  drained_.clear();
 }
 
 void PulsarProducer::send(OutgoingData message,
@@ -218,21 +234,23 @@ void PulsarProducer::admit(OutgoingEntry entry, Callback<MessageId> done) {
   armSendTimer();
 }
 
-std::string PulsarProducer::encode(OutgoingEntry& entry, std::uint64_t sequenceId) const {
+Bytes PulsarProducer::encode(OutgoingEntry& entry, std::uint64_t sequenceId) const {
   if (!entry.batch.empty()) {
-    return protocol::encodeSend(producerId_,
-                                BatchContainer::buildEntry(entry, sequenceId, entryContext()));
+    return Bytes::adopt(protocol::encodeSend(
+        producerId_, BatchContainer::buildEntry(entry, sequenceId, entryContext())));
   }
   entry.single.metadata.set_sequence_id(sequenceId);
-  return protocol::encodeSend(producerId_, entry.single);
+  return Bytes::adopt(protocol::encodeSend(producerId_, entry.single));
 }
 
 void PulsarProducer::writeNew(std::size_t count) {
   if (!attachment_.ready() || count == 0) return;
   const auto& pending = queue_.pending();
-  std::string frames;
+  // The frames are shared with the connection, not copied: the queue keeps them for a resend.
+  std::vector<Bytes> frames;
+  frames.reserve(count);
   for (auto it = pending.end() - static_cast<std::ptrdiff_t>(count); it != pending.end(); ++it) {
-    frames += it->frame;
+    frames.push_back(it->frame);
   }
   attachment_.connection()->send(attachment_.session(), std::move(frames));
 }

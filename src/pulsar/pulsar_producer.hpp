@@ -26,6 +26,8 @@
 #include <boost/asio/strand.hpp>
 #include <memory>
 #include <optional>
+#include <variant>
+#include <vector>
 
 #include "client/backend.hpp"
 #include "common/open_handles.hpp"
@@ -33,6 +35,7 @@
 #include "pulsar/batch_container.hpp"
 #include "pulsar/handle.hpp"
 #include "pulsar/send_queue.hpp"
+#include "pulsar/strand_inbox.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -77,6 +80,16 @@ class PulsarProducer final : public client::BackendProducer,
   void onClosing() override { drainedMaybeClose(); }
   void onFinished(const AttachMachine::Action& how) override;
 
+  // A send on its way from the caller's thread to the strand (one post per burst, and the sends'
+  // order kept): a message for a batch, or one that is its own entry.
+  struct Unbatched {
+    protocol::EncodedMessage message;
+    Callback<MessageId> done;
+  };
+  using Handed = std::variant<BatchedMessage, Unbatched>;
+  void hand(Handed send);
+  void drainInbox();
+
   Status encodeOutgoing(const OutgoingData& message, protocol::EncodedMessage& out) const;
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
   bool batches(const OutgoingData& message) const;
@@ -93,7 +106,7 @@ class PulsarProducer final : public client::BackendProducer,
   void admit(OutgoingEntry entry, Callback<MessageId> done);
   void handleFrame(const protocol::Frame& frame);
   void onReceipt(const proto::CommandSendReceipt& receipt);
-  std::string encode(OutgoingEntry& entry, std::uint64_t sequenceId) const;
+  Bytes encode(OutgoingEntry& entry, std::uint64_t sequenceId) const;
   void writeNew(std::size_t count);
   void refillAndWrite();
   void armSendTimer();
@@ -120,9 +133,11 @@ class PulsarProducer final : public client::BackendProducer,
   Timer batchTimer_;
   bool batchTimerArmed_ = false;
   Status ended_;  // set: every send fails with it (topic terminated, topic deleted, shut down)
+  std::vector<Handed> drained_;  // what drainInbox() took, kept for its capacity
   Timer sendTimer_;
   std::optional<Timer::time_point> sendTimerAt_;
   std::atomic<bool> closed_{false};
+  StrandInbox<Handed> inbox_;
 };
 
 }  // namespace reconsume::detail::pulsar

@@ -39,9 +39,7 @@ void PulsarProducer::sendBatched(OutgoingData message, Callback<MessageId> done)
     return done(Status::fromException(std::current_exception()), MessageId());
   }
   batched.done = std::move(done);
-  asio::post(strand_, [self = shared_from_this(), batched = std::move(batched)]() mutable {
-    self->addToBatch(std::move(batched));
-  });
+  hand(std::move(batched));
 }
 
 void PulsarProducer::addToBatch(BatchedMessage message) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "client/backend.hpp"
+#include "common/bytes.hpp"
 #include "protocol/outgoing.hpp"
 #include "pulsar/batch_container.hpp"
 
@@ -31,7 +32,7 @@ class SendQueue {
 
   struct Pending {
     std::uint64_t sequenceId{0};  // a batch's first
-    std::string frame;
+    Bytes frame;                  // shared with the connection while it writes it
     Callback<MessageId> done;
     TimePoint deadline;  // TimePoint::max(): no send timeout
   };
@@ -42,7 +43,7 @@ class SendQueue {
     TimePoint deadline;
   };
   // Turns an admitted entry into its frame once it has its (first) sequence id.
-  using Encoder = std::function<std::string(OutgoingEntry&, std::uint64_t sequenceId)>;
+  using Encoder = std::function<Bytes(OutgoingEntry&, std::uint64_t sequenceId)>;
 
   SendQueue(std::size_t maxPending, bool blockIfFull)
       : maxPending_(maxPending), blockIfFull_(blockIfFull) {}

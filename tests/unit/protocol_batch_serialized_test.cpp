@@ -33,6 +33,24 @@ TEST(BatchBuilder, SerializedMetadataMakesTheSameBytesAsTheObjectForm) {
   EXPECT_EQ(got.metadata.SerializeAsString(), expected.metadata.SerializeAsString());
 }
 
+TEST(BatchBuilder, SerializedMetadataIsProtobufsOwnSerialization) {
+  // Lengths and sizes that take several varint bytes, an empty value, an event time at 0.
+  OutgoingMessage m{.payload = std::string(70'000, 'p'), .key = std::string(200, 'k')};
+  m.properties = {{"RECONSUME_HISTORY", std::string(5'000, 'h')}, {"empty", ""}, {"a", "b"}};
+  m.orderingKey = std::string(130, 'o');
+  m.eventTime = std::chrono::system_clock::time_point(0ms);
+  for (bool base64 : {false, true}) {
+    m.keyIsBase64 = base64;
+    auto object = BatchBuilder::singleMetadata(m);
+    object.set_payload_size(static_cast<std::int32_t>(m.payload.size()));
+    EXPECT_EQ(BatchBuilder::serializedMetadata(m), object.SerializeAsString()) << base64;
+  }
+  OutgoingMessage bare{.payload = "x"};
+  auto object = BatchBuilder::singleMetadata(bare);
+  object.set_payload_size(1);
+  EXPECT_EQ(BatchBuilder::serializedMetadata(bare), object.SerializeAsString());
+}
+
 TEST(BatchBuilder, ASequenceIdOfSeveralVarintBytesReadsBack) {
   BatchBuilder builder;
   OutgoingMessage m{.payload = "x"};

@@ -18,9 +18,9 @@ detail::protocol::EncodedMessage message(std::string payload) {
 }
 
 // The real SEND frame for producer 9, as the producer writes it.
-std::string encode(OutgoingEntry& entry, std::uint64_t sequenceId) {
+detail::Bytes encode(OutgoingEntry& entry, std::uint64_t sequenceId) {
   entry.single.metadata.set_sequence_id(sequenceId);
-  return detail::protocol::encodeSend(9, entry.single);
+  return detail::Bytes::adopt(detail::protocol::encodeSend(9, entry.single));
 }
 
 struct Results {
@@ -41,7 +41,7 @@ TEST(PulsarSendQueue, SequenceIdsGoIntoTheFramesAndReceiptsCompleteInOrder) {
   ASSERT_EQ(queue.pending().size(), 3u);
   // The frame is a SEND of producer 9 with the sequence id in command and metadata.
   detail::protocol::FrameDecoder decoder;
-  decoder.feed(queue.pending()[1].frame);
+  decoder.feed(queue.pending()[1].frame.view());
   auto frame = decoder.next();
   ASSERT_TRUE(frame.hasFrame());
   EXPECT_EQ(frame.frame().command.send().producer_id(), 9u);
@@ -93,7 +93,7 @@ TEST(PulsarSendQueue, WaitingMessagesKeepTheirPlaceAheadOfNewOnes) {
   EXPECT_EQ(queue.admit(message("c"), results.callback(2), t0 + 1s, encode),
             SendQueue::Admitted::waiting);
   EXPECT_EQ(queue.refill(encode), 1u);
-  EXPECT_EQ(queue.pending().back().frame.substr(queue.pending().back().frame.size() - 1), "b");
+  EXPECT_EQ(queue.pending().back().frame.view().back(), 'b');
 }
 
 TEST(PulsarSendQueue, TimeoutsTakeTheOldestFirstAndTakeAllTheRest) {
