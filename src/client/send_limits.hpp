@@ -15,6 +15,7 @@
 // while other code runs.
 #pragma once
 
+#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <chrono>
 #include <condition_variable>
@@ -42,13 +43,20 @@ class ClientSendLimits {
 
  private:
   friend class ProducerSendLimit;
+  // A send or a release changed the counts: wake the sends waiting for room, if any.
+  void roomChanged(bool mutexHeld);
+
   const std::size_t memoryLimit_;
   boost::asio::io_context& io_;
   const std::shared_ptr<SteadyClock> clock_;
+  // The counts are atomics: a send takes room and a receipt gives it back without a lock, and
+  // only sends that found no room meet on the mutex (waiting_ says whether any does).
+  std::atomic<std::size_t> bytes_{0};
+  std::atomic<int> waiting_{0};
+  std::atomic<bool> closed_{false};
   mutable std::mutex mutex_;
   std::condition_variable room_;
-  std::size_t bytes_ = 0;
-  Status closed_;
+  Status closedStatus_;  // guarded by mutex_; set with closed_
 };
 
 class ProducerSendLimit {
@@ -76,16 +84,23 @@ class ProducerSendLimit {
   std::size_t pendingBytes() const;
 
  private:
-  // Under the client's mutex: why a message of `bytes` cannot be taken now ("" : it can).
+  // Takes room for a message of `bytes` if there is, all or nothing.
+  // `mutexHeld`: the caller holds the client's mutex.
+  bool tryTake(std::size_t bytes, bool mutexHeld = false);
+  // Gives it back.
+  void giveBack(std::size_t bytes, bool mutexHeld = false);
+  // Why a message of `bytes` cannot be taken now ("" : it can).
   std::string noRoomFor(std::size_t bytes) const;
+  // Under the client's mutex: the status of a closed producer or client, or ok.
+  Status closedStatus() const;
   Status waitForRoom(std::size_t bytes, std::unique_lock<std::mutex>& lock);
 
   const std::shared_ptr<ClientSendLimits> client_;
   const Settings settings_;
-  // Guarded by client_->mutex_.
-  std::size_t messages_ = 0;
-  std::size_t bytes_ = 0;
-  Status closed_;
+  std::atomic<std::size_t> messages_{0};
+  std::atomic<std::size_t> bytes_{0};
+  std::atomic<bool> closed_{false};
+  Status closedStatus_;  // guarded by the client's mutex; set with closed_
 };
 
 }  // namespace reconsume::detail::client

@@ -9,6 +9,7 @@
 
 #include "protocol/byte_order.hpp"
 #include "protocol/compression.hpp"
+#include "protocol/frame_encoder.hpp"
 #include "reconsume/error.hpp"
 
 namespace reconsume::detail::protocol {
@@ -158,6 +159,7 @@ void BatchBuilder::add(proto::SingleMessageMetadata metadata, std::string_view p
   if (metadata.has_sequence_id()) noteSequenceId(metadata.sequence_id());
 
   const std::size_t size = metadata.ByteSizeLong();
+  startBatch();
   wire::appendU32(batch_, static_cast<std::uint32_t>(size));
   const std::size_t at = batch_.size();
   batch_.resize(at + size);
@@ -183,6 +185,7 @@ void BatchBuilder::addSerialized(std::string_view metadata, std::uint64_t sequen
     }
     field[length++] = static_cast<char>((value & 0x7f) | 0x80);
   }
+  startBatch();
   wire::appendU32(batch_, static_cast<std::uint32_t>(metadata.size() + length));
   batch_.append(metadata);
   batch_.append(field, length);
@@ -190,10 +193,9 @@ void BatchBuilder::addSerialized(std::string_view metadata, std::uint64_t sequen
   ++count_;
 }
 
-EncodedMessage BatchBuilder::finish(const SendContext& context,
-                                    std::optional<std::uint64_t> deliverAtMs) {
-  EncodedMessage encoded;
-  auto& metadata = encoded.metadata;
+proto::MessageMetadata BatchBuilder::entryMetadata(const SendContext& context,
+                                                   std::optional<std::uint64_t> deliverAtMs) const {
+  proto::MessageMetadata metadata;
   metadata.set_producer_name(context.producerName);
   metadata.set_sequence_id(firstSequenceId_.value_or(context.sequenceId));
   metadata.set_publish_time(context.publishTimeMs);
@@ -206,15 +208,43 @@ EncodedMessage BatchBuilder::finish(const SendContext& context,
   }
   if (!mixedOrderingKeys_ && sharedOrderingKey_) metadata.set_ordering_key(*sharedOrderingKey_);
   if (deliverAtMs) metadata.set_deliver_at_time(static_cast<std::int64_t>(*deliverAtMs));
-  metadata.set_uncompressed_size(static_cast<std::uint32_t>(batch_.size()));
+  metadata.set_uncompressed_size(static_cast<std::uint32_t>(bytes()));
+  if (context.compression != proto::NONE) metadata.set_compression(context.compression);
+  return metadata;
+}
+
+EncodedMessage BatchBuilder::finish(const SendContext& context,
+                                    std::optional<std::uint64_t> deliverAtMs) {
+  EncodedMessage encoded;
+  encoded.metadata = entryMetadata(context, deliverAtMs);
+  startBatch();
+  const std::string_view batch = std::string_view(batch_).substr(headroom_);
   if (context.compression != proto::NONE) {
-    metadata.set_compression(context.compression);
-    encoded.payload = compress(context.compression, batch_);
+    encoded.payload = compress(context.compression, batch);
+  } else if (headroom_ > 0) {
+    encoded.payload = std::string(batch);
   } else {
     encoded.payload = std::move(batch_);
   }
-  *this = BatchBuilder();
+  reset();
   return encoded;
+}
+
+void BatchBuilder::reset() {
+  *this = BatchBuilder(headroom_);
+}
+
+Bytes BatchBuilder::finishFrame(std::uint64_t producerId, const SendContext& context,
+                                std::optional<std::uint64_t> deliverAtMs) {
+  if (context.compression != proto::NONE) {
+    return Bytes::adopt(encodeSend(producerId, finish(context, deliverAtMs)));
+  }
+  startBatch();
+  auto metadata = entryMetadata(context, deliverAtMs);
+  auto frame =
+      encodePayloadFrameInPlace(std::move(batch_), headroom_, send(producerId, metadata), metadata);
+  reset();
+  return frame;
 }
 
 }  // namespace reconsume::detail::protocol

@@ -22,6 +22,12 @@ namespace reconsume::detail::protocol {
 
 class BatchBuilder {
  public:
+  // `frameHeadroom`: bytes kept free in front of the batch, where finishFrame() writes the frame's
+  // head so that the batch is not copied into the frame. 0 for finish() alone.
+  explicit BatchBuilder(std::size_t frameHeadroom = 0) : headroom_(frameHeadroom) {}
+  // Enough for the SEND command and the entry's metadata as a producer writes them.
+  static constexpr std::size_t kFrameHeadroom = 512;
+
   // Pulsar does not batch messages with a delivery delay (the delay applies to a whole entry).
   static bool canBatch(const OutgoingData& message) {
     return !message.deliverAfter && !message.deliverAt;
@@ -46,7 +52,10 @@ class BatchBuilder {
   void addSerialized(std::string_view metadata, std::uint64_t sequenceId, std::string_view payload,
                      const Keys& keys);
   // Room for `bytes` more of batch payload, so that adding does not grow the buffer step by step.
-  void reserve(std::size_t bytes) { batch_.reserve(batch_.size() + bytes); }
+  void reserve(std::size_t bytes) {
+    startBatch();
+    batch_.reserve(batch_.size() + bytes);
+  }
 
   // Adds a message: its payload and its own properties, partition key (with the base64 flag),
   // ordering key and event time. Throws Error(errc::invalid_argument) when !canBatch(message).
@@ -57,7 +66,8 @@ class BatchBuilder {
 
   std::size_t size() const { return count_; }  // messages so far
   bool empty() const { return count_ == 0; }
-  std::size_t bytes() const { return batch_.size(); }  // uncompressed payload so far
+  // Uncompressed payload so far.
+  std::size_t bytes() const { return batch_.empty() ? 0 : batch_.size() - headroom_; }
 
   // The entry: metadata (producer name, publish time and compression from `context`; sequence id
   // of the first message; highest_sequence_id of the last) and the compressed payload. When every
@@ -66,15 +76,29 @@ class BatchBuilder {
   // delivered then (deliver_at_time; retry batching). The builder is empty afterwards.
   EncodedMessage finish(const SendContext& context,
                         std::optional<std::uint64_t> deliverAtMs = std::nullopt);
+  // The same as the complete SEND frame of producer `producerId` (protocol::encodeSend of
+  // finish()'s result), written around the batch where there is headroom: without compression the
+  // batch is not copied.
+  Bytes finishFrame(std::uint64_t producerId, const SendContext& context,
+                    std::optional<std::uint64_t> deliverAtMs = std::nullopt);
 
  private:
   static void fillSingleMetadata(const OutgoingData& message,
                                  proto::SingleMessageMetadata& metadata);
+  proto::MessageMetadata entryMetadata(const SendContext& context,
+                                       std::optional<std::uint64_t> deliverAtMs) const;
+  // The headroom, before the first message.
+  void startBatch() {
+    if (batch_.empty()) batch_.assign(headroom_, '\0');
+  }
+  // Empty again, for the next batch.
+  void reset();
   void noteKeys(const std::optional<std::string>& key, bool keyIsBase64,
                 const std::optional<std::string>& orderingKey);
   void noteSequenceId(std::uint64_t sequenceId);
 
-  std::string batch_;
+  std::string batch_;  // the headroom, then the messages
+  std::size_t headroom_{0};
   std::size_t count_{0};
   std::optional<std::uint64_t> firstSequenceId_, lastSequenceId_;
   // The key every message so far shares; `mixedKeys_` once two differ.

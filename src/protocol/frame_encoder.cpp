@@ -97,6 +97,35 @@ void appendPayloadFrame(std::string& out, const proto::BaseCommand& command,
   appendPayloadFrameImpl(out, command, &brokerEntryMetadata, metadata, payload);
 }
 
+Bytes encodePayloadFrameInPlace(std::string buffer, std::size_t payloadBegin,
+                                const proto::BaseCommand& command,
+                                const proto::MessageMetadata& metadata) {
+  const std::size_t commandSize = measure(command, commandName(command));
+  const std::size_t metadataSize = measure(metadata, "MessageMetadata");
+  const std::size_t head = 4 + 4 + commandSize + 2 + 4 + 4 + metadataSize;
+  if (head > payloadBegin) {
+    const std::string_view payload(buffer.data() + payloadBegin, buffer.size() - payloadBegin);
+    return Bytes::adopt(encodePayloadFrame(command, metadata, payload));
+  }
+  const std::size_t begin = payloadBegin - head;
+  const std::size_t total = buffer.size() - begin - 4;
+  const std::uint32_t totalSize = checkedFrameSize(total, command);
+  char* at = buffer.data() + begin;
+  wire::writeU32(at, totalSize);
+  wire::writeU32(at + 4, static_cast<std::uint32_t>(commandSize));
+  command.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(at + 8));
+  at += 8 + commandSize;
+  wire::writeU16(at, kChecksumMagic);
+  char* checksumAt = at + 2;
+  char* covered = at + 6;
+  wire::writeU32(covered, static_cast<std::uint32_t>(metadataSize));
+  metadata.SerializeWithCachedSizesToArray(reinterpret_cast<std::uint8_t*>(covered + 4));
+  const char* end = buffer.data() + buffer.size();
+  wire::writeU32(checksumAt, crc32c(0, covered, static_cast<std::size_t>(end - covered)));
+  const std::size_t length = buffer.size() - begin;
+  return Bytes::adopt(std::move(buffer)).slice(begin, length);
+}
+
 std::string encodePayloadFrame(const proto::BaseCommand& command,
                                const proto::MessageMetadata& metadata, std::string_view payload) {
   std::string out;

@@ -14,6 +14,7 @@
 #include <string_view>
 
 #include "PulsarApi.pb.h"
+#include "common/bytes.hpp"
 
 namespace reconsume::detail::protocol {
 
@@ -27,6 +28,14 @@ std::string encodePayloadFrame(const proto::BaseCommand& command,
                                const proto::MessageMetadata& metadata, std::string_view payload);
 void appendPayloadFrame(std::string& out, const proto::BaseCommand& command,
                         const proto::MessageMetadata& metadata, std::string_view payload);
+
+// The same frame written in front of its payload: `buffer` holds the payload from `payloadBegin`
+// to its end, with room before it. When the frame's head (sizes, command, checksum, metadata)
+// fits in that room it is written there and the payload is not copied: the frame is the tail of
+// `buffer`. Otherwise the frame is written into a new buffer.
+Bytes encodePayloadFrameInPlace(std::string buffer, std::size_t payloadBegin,
+                                const proto::BaseCommand& command,
+                                const proto::MessageMetadata& metadata);
 
 // The same with broker entry metadata ([0x0e02][size][BrokerEntryMetadata]) after the command, as
 // a broker sends it. For tests and tools that play the broker's part.

@@ -148,6 +148,24 @@ protocol::EncodedMessage BatchContainer::buildEntry(OutgoingEntry& entry,
     return plainMessage(entry.batch.front(), firstSequenceId, entry.deliverAtMs, context);
   }
   protocol::BatchBuilder builder;
+  fill(builder, entry, firstSequenceId);
+  return builder.finish(context, entry.deliverAtMs);
+}
+
+Bytes BatchContainer::buildFrame(OutgoingEntry& entry, std::uint64_t firstSequenceId,
+                                 const protocol::SendContext& context, std::uint64_t producerId) {
+  if (entry.batch.size() == 1) {
+    return Bytes::adopt(protocol::encodeSend(
+        producerId,
+        plainMessage(entry.batch.front(), firstSequenceId, entry.deliverAtMs, context)));
+  }
+  protocol::BatchBuilder builder(protocol::BatchBuilder::kFrameHeadroom);
+  fill(builder, entry, firstSequenceId);
+  return builder.finishFrame(producerId, context, entry.deliverAtMs);
+}
+
+void BatchContainer::fill(protocol::BatchBuilder& builder, const OutgoingEntry& entry,
+                          std::uint64_t firstSequenceId) {
   std::size_t bytes = 0;
   for (const auto& message : entry.batch) bytes += message.bytes();
   builder.reserve(bytes);
@@ -156,7 +174,6 @@ protocol::EncodedMessage BatchContainer::buildEntry(OutgoingEntry& entry,
     builder.addSerialized(message.metadata, sequenceId++, message.payload.view(),
                           {&message.key, message.keyIsBase64, &message.orderingKey});
   }
-  return builder.finish(context, entry.deliverAtMs);
 }
 
 }  // namespace reconsume::detail::pulsar

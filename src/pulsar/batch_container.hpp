@@ -23,6 +23,7 @@
 
 #include "common/callback.hpp"
 #include "common/outgoing_data.hpp"
+#include "protocol/batch_builder.hpp"
 #include "protocol/outgoing.hpp"
 #include "reconsume/message.hpp"
 #include "reconsume/producer_options.hpp"
@@ -88,6 +89,10 @@ class BatchContainer {
   // (compressed as `context` says), or for a batch of one a plain message.
   static protocol::EncodedMessage buildEntry(OutgoingEntry& entry, std::uint64_t firstSequenceId,
                                              const protocol::SendContext& context);
+  // The same as producer `producerId`'s SEND frame, the batch written in place (not copied into
+  // the frame).
+  static Bytes buildFrame(OutgoingEntry& entry, std::uint64_t firstSequenceId,
+                          const protocol::SendContext& context, std::uint64_t producerId);
 
  private:
   struct Batch {
@@ -98,6 +103,8 @@ class BatchContainer {
     std::uint64_t earliestMs = 0, latestMs = 0;
   };
   static OutgoingEntry toEntry(Batch&& batch);
+  static void fill(protocol::BatchBuilder& builder, const OutgoingEntry& entry,
+                   std::uint64_t firstSequenceId);
 
   const BatchingOptions options_;
   std::unordered_map<std::string, Batch> open_;

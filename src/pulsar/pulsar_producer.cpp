@@ -236,8 +236,7 @@ void PulsarProducer::admit(OutgoingEntry entry, Callback<MessageId> done) {
 
 Bytes PulsarProducer::encode(OutgoingEntry& entry, std::uint64_t sequenceId) const {
   if (!entry.batch.empty()) {
-    return Bytes::adopt(protocol::encodeSend(
-        producerId_, BatchContainer::buildEntry(entry, sequenceId, entryContext())));
+    return BatchContainer::buildFrame(entry, sequenceId, entryContext(), producerId_);
   }
   entry.single.metadata.set_sequence_id(sequenceId);
   return Bytes::adopt(protocol::encodeSend(producerId_, entry.single));

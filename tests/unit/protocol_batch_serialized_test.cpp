@@ -51,6 +51,33 @@ TEST(BatchBuilder, SerializedMetadataIsProtobufsOwnSerialization) {
   EXPECT_EQ(BatchBuilder::serializedMetadata(bare), object.SerializeAsString());
 }
 
+// finishFrame() writes the frame around the batch; the bytes are those of encodeSend(finish()).
+TEST(BatchBuilder, AFrameWrittenInPlaceIsTheFrameOfTheEntry) {
+  auto fill = [](BatchBuilder& builder) {
+    OutgoingMessage m{.payload = std::string(3000, 'x'), .key = "k"};
+    m.properties = {{"RECONSUMETIMES", "2"}};
+    for (std::uint64_t id = 7; id < 10; ++id) {
+      builder.addSerialized(BatchBuilder::serializedMetadata(m), id, m.payload, {&m.key});
+    }
+  };
+  const std::string longName(2'000, 'p');  // a head larger than the headroom: copied instead
+  for (const auto& name : {std::string("standalone-0-3"), longName}) {
+    for (auto compression : {proto::NONE, proto::LZ4}) {
+      SendContext context{.producerName = name, .publishTimeMs = 5, .compression = compression};
+      BatchBuilder plain, inPlace(BatchBuilder::kFrameHeadroom);
+      fill(plain);
+      fill(inPlace);
+      const auto expected = encodeSend(42, plain.finish(context, 1'700'000'000'000));
+      EXPECT_EQ(inPlace.finishFrame(42, context, 1'700'000'000'000), expected)
+          << name.size() << " " << compression;
+      // The builder starts afresh, its headroom again in front.
+      fill(plain);
+      fill(inPlace);
+      EXPECT_EQ(inPlace.finishFrame(42, context), encodeSend(42, plain.finish(context)));
+    }
+  }
+}
+
 TEST(BatchBuilder, ASequenceIdOfSeveralVarintBytesReadsBack) {
   BatchBuilder builder;
   OutgoingMessage m{.payload = "x"};

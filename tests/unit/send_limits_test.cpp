@@ -5,10 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/post.hpp>
 #include <future>
 #include <thread>
+#include <vector>
 
 #include "common/outgoing_data.hpp"
 
@@ -74,6 +76,35 @@ TEST_F(SendLimitsTest, CountsMessagesAndBytesAndGivesThemBack) {
   limit.release(100);
   EXPECT_EQ(limit.pendingMessages(), 1u);
   EXPECT_EQ(shared->bytesInUse(), 50u);
+}
+
+// Many senders at once, two producers sharing the client's memory limit: blocking sends wait for
+// room and never hold more than the limits admit, however they race (the counts are taken without
+// a lock and given back when over).
+TEST_F(SendLimitsTest, RacingSendersNeverHoldMoreThanTheLimits) {
+  auto shared = client(500);
+  ProducerSendLimit first(shared, settings(3, 0, true)), second(shared, settings(4, 0, true));
+  std::atomic<int> heldFirst{0}, heldSecond{0}, heldBytes{0}, overLimit{0};
+  auto sender = [&](ProducerSendLimit& limit, std::atomic<int>& held, int max) {
+    for (int i = 0; i < 2000; ++i) {
+      const std::size_t bytes = 100 + static_cast<std::size_t>(i % 3) * 50;
+      ASSERT_TRUE(limit.acquire(bytes).ok());
+      if (++held > max) ++overLimit;
+      if ((heldBytes += static_cast<int>(bytes)) > 500) ++overLimit;
+      heldBytes -= static_cast<int>(bytes);
+      --held;
+      limit.release(bytes);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 3; ++t) {
+    threads.emplace_back([&] { sender(first, heldFirst, 3); });
+    threads.emplace_back([&] { sender(second, heldSecond, 4); });
+  }
+  for (auto& thread : threads) thread.join();
+  EXPECT_EQ(overLimit.load(), 0);
+  EXPECT_EQ(first.pendingMessages() + second.pendingMessages(), 0u);
+  EXPECT_EQ(shared->bytesInUse(), 0u);
 }
 
 TEST_F(SendLimitsTest, FullQueueFailsAtOnceNamingMaxPendingMessages) {
