@@ -5,13 +5,14 @@
 // is held.
 #pragma once
 
-#include <functional>
-
+#include "common/inline_function.hpp"
 #include "common/status.hpp"
 
 namespace reconsume::detail {
 
+// An InlineFunction (common/inline_function.hpp): a completion capturing a couple of shared
+// pointers is kept without a heap allocation.
 template <typename... Results>
-using Callback = std::function<void(const Status&, Results...)>;
+using Callback = InlineFunction<void(const Status&, Results...)>;
 
 }  // namespace reconsume::detail

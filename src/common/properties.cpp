@@ -69,6 +69,7 @@ std::map<std::string, std::string> Properties::toMap() const {
 }
 
 Properties Properties::fromMap(const std::map<std::string, std::string>& map) {
+  if (map.empty()) return Properties();
   std::size_t bytes = 0;
   for (const auto& [key, value] : map) bytes += key.size() + value.size();
   PropertiesWriter writer(bytes);
@@ -77,6 +78,7 @@ Properties Properties::fromMap(const std::map<std::string, std::string>& map) {
 }
 
 Properties Properties::fromPairs(std::span<const Entry> pairs) {
+  if (pairs.empty()) return Properties();
   std::size_t bytes = 0;
   bool ascending = true;
   for (std::size_t i = 0; i < pairs.size(); ++i) {

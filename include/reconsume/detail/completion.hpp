@@ -15,7 +15,9 @@
 #include <boost/asio/prefer.hpp>
 #include <boost/system/error_code.hpp>
 #include <tuple>
+#include <type_traits>
 #include <utility>
+#include <variant>
 
 namespace reconsume::detail {
 
@@ -27,17 +29,25 @@ class Completion<void(Args...)> {
  public:
   using Handler = boost::asio::any_completion_handler<void(Args...)>;
 
-  Completion(Handler handler, const boost::asio::any_io_executor& fallback)
-      : work_(boost::asio::prefer(boost::asio::get_associated_executor(handler, fallback),
-                                  boost::asio::execution::outstanding_work.tracked)),
+  // `handler` as the completion token made it, before it is type-erased: its executor is found
+  // from its own type, so that the common case — no executor of its own, the client's I/O
+  // executor — keeps that executor as it is (type-erasing it once more would cost allocations).
+  template <typename ConcreteHandler>
+  Completion(ConcreteHandler handler, const boost::asio::any_io_executor& fallback)
+      : work_(tracked(boost::asio::get_associated_executor(handler, fallback))),
         handler_(std::move(handler)) {}
 
   // Posts the handler with `args` to its executor. Call exactly once (this or completeAfter).
   void complete(Args... args) {
-    auto executor = boost::asio::prefer(std::move(work_), boost::asio::execution::blocking.never);
-    executor.execute([handler = std::move(handler_), ... values = std::move(args)]() mutable {
-      std::move(handler)(std::move(values)...);
-    });
+    std::visit(
+        [&](auto& work) {
+          auto executor =
+              boost::asio::prefer(std::move(work), boost::asio::execution::blocking.never);
+          executor.execute([handler = std::move(handler_), ... values = std::move(args)]() mutable {
+            std::move(handler)(std::move(values)...);
+          });
+        },
+        work_);
   }
 
   // Posts to the handler's executor: there `last()` returns the handler's arguments (a
@@ -46,12 +56,17 @@ class Completion<void(Args...)> {
   // emitted on that executor before it ran is seen by it.
   template <typename Last>
   void completeAfter(Last last) {
-    auto executor = boost::asio::prefer(std::move(work_), boost::asio::execution::blocking.never);
-    executor.execute([handler = std::move(handler_), last = std::move(last)]() mutable {
-      std::tuple<Args...> values = last();
-      if (auto slot = handler.get_cancellation_slot(); slot.is_connected()) slot.clear();
-      std::apply(std::move(handler), std::move(values));
-    });
+    std::visit(
+        [&](auto& work) {
+          auto executor =
+              boost::asio::prefer(std::move(work), boost::asio::execution::blocking.never);
+          executor.execute([handler = std::move(handler_), last = std::move(last)]() mutable {
+            std::tuple<Args...> values = last();
+            if (auto slot = handler.get_cancellation_slot(); slot.is_connected()) slot.clear();
+            std::apply(std::move(handler), std::move(values));
+          });
+        },
+        work_);
   }
 
   // The handler's cancellation slot (Asio per-operation cancellation); not connected when the
@@ -61,7 +76,21 @@ class Completion<void(Args...)> {
   }
 
  private:
-  boost::asio::any_completion_executor work_;
+  // The handler's executor, kept busy until the handler ran: as any_io_executor when it is one
+  // (or converts to one), else type-erased for completions.
+  using Work = std::variant<boost::asio::any_io_executor, boost::asio::any_completion_executor>;
+
+  template <typename Executor>
+  static Work tracked(const Executor& executor) {
+    auto work = boost::asio::prefer(executor, boost::asio::execution::outstanding_work.tracked);
+    if constexpr (std::is_convertible_v<decltype(work), boost::asio::any_io_executor>) {
+      return Work(std::in_place_index<0>, std::move(work));
+    } else {
+      return Work(std::in_place_index<1>, std::move(work));
+    }
+  }
+
+  Work work_;
   Handler handler_;
 };
 
