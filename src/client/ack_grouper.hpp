@@ -33,7 +33,8 @@ class AckGrouper : public std::enable_shared_from_this<AckGrouper> {
   struct Held {
     std::size_t slot;
     Message message;
-    Callback<> done;  // the broker's answer to this acknowledgement
+    Callback<> done;  // the broker's answer to this acknowledgement; may be empty
+    std::chrono::steady_clock::time_point started;  // when the application acknowledged
   };
   using Flush = std::function<void(std::vector<Held>)>;
 

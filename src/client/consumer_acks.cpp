@@ -13,11 +13,13 @@ void ConsumerImpl::startAckGroup() {
         auto self = weak.lock();
         for (auto& held : group) {
           if (!self) {
-            held.done(Status(errc::closed, "the consumer of message " +
-                                               held.message.id().toString() + " is gone"));
+            if (held.done) {
+              held.done(Status(errc::closed, "the consumer of message " +
+                                                 held.message.id().toString() + " is gone"));
+            }
             continue;
           }
-          self->sendAck(held.slot, held.message, std::move(held.done));
+          self->sendAck(held.slot, held.message, std::move(held.done), held.started);
         }
       });
 }
@@ -25,35 +27,18 @@ void ConsumerImpl::startAckGroup() {
 void ConsumerImpl::acknowledge(const Message& message, Callback<> done, AckDispatch dispatch) {
   std::size_t slot = 0;
   if (auto status = settled(message, slot); !status.ok()) return done(status);
-  const auto& metrics = slots_[slot]->metrics;
-  const bool grouped = ackGroup_ && dispatch == AckDispatch::grouped;
-  const bool holdOnly = grouped && !spec_.options.acknowledgmentReceipts;
-  Callback<> answered;
-  if (!holdOnly) {
-    answered = std::move(done);
-  } else {
-    // The caller is told now; what the broker answers later is logged (its message then comes
-    // again: at least once).
-    answered = [log = client_->log(), id = message.id(),
-                topic = message.topic()](const Status& status) {
-      if (!status.ok()) {
-        log.warn("the grouped acknowledgement of " + id.toString() + " on " + topic + " failed (" +
-                 status.message + "): the message will be delivered again");
-      }
-    };
-  }
   const auto started = client_->clock()->steadyNow();
-  if (!grouped) return sendAck(slot, message, std::move(answered), started);
-  if (metrics) {
-    // Held by the group, which the consumer owns: the metrics, not the consumer.
-    answered = [metrics, clock = client_->clock(), started,
-                done = std::move(answered)](const Status& status) {
-      metrics->count(status, clock->steadyNow() - started);
-      done(status);
-    };
+  if (!ackGroup_ || dispatch == AckDispatch::confirmed) {
+    return sendAck(slot, message, std::move(done), started);
   }
-  ackGroup_->add({slot, message, std::move(answered)});
-  if (holdOnly) done({});
+  if (spec_.options.acknowledgmentReceipts) {
+    ackGroup_->add({slot, message, std::move(done), started});
+    return;
+  }
+  // The caller is told now; a failure the broker answers later is logged (its message then comes
+  // again: at least once). Held without a callback.
+  ackGroup_->add({slot, message, nullptr, started});
+  done({});
 }
 
 void ConsumerImpl::SlotMetrics::count(const Status& status,
@@ -71,25 +56,35 @@ void ConsumerImpl::counted(std::size_t slot, const Status& status,
 }
 
 void ConsumerImpl::sendAck(std::size_t slot, const Message& message, Callback<> done,
-                           std::optional<std::chrono::steady_clock::time_point> started) {
+                           std::chrono::steady_clock::time_point started) {
   auto& backend = *slots_[slot]->backend;
-  // One completion: counting the acknowledgement (when `started` says since when) and sending it
-  // again when its answer did not come.
+  // One completion: counting the acknowledgement, telling the caller (or, for a grouped one
+  // without a caller waiting, logging a failure) and sending it again when its answer did not
+  // come.
   backend.acknowledge(*message.impl(), [self = shared_from_this(), slot, data = message.impl(),
                                         started, done = std::move(done)](const Status& status) {
-    if (status.code != errc::connection_lost) {
-      if (started) self->counted(slot, status, *started);
-      return done(status);
-    }
+    if (status.code != errc::connection_lost)
+      return self->answered(slot, *data, started, status, done);
     // The answer did not come: the broker may have the acknowledgement or not. Sent again (an
     // acknowledgement by id stays valid across sessions), it waits for the consumer's next
     // session and goes out before new messages are asked for (SPEC.md section 1).
     self->slots_[slot]->backend->acknowledge(
-        *data, [self, slot, started, done = std::move(done)](const Status& again) {
-          if (started) self->counted(slot, again, *started);
-          done(again);
+        *data, [self, slot, data, started, done = std::move(done)](const Status& again) {
+          self->answered(slot, *data, started, again, done);
         });
   });
+}
+
+void ConsumerImpl::answered(std::size_t slot, const MessageData& data,
+                            std::chrono::steady_clock::time_point started, const Status& status,
+                            const Callback<>& done) const {
+  counted(slot, status, started);
+  if (done) return done(status);
+  if (!status.ok()) {
+    client_->log().warn("the grouped acknowledgement of " + data.id.toString() + " on " +
+                        data.topic.str() + " failed (" + status.message +
+                        "): the message will be delivered again");
+  }
 }
 
 void ConsumerImpl::acknowledge(const Message& message,

@@ -119,10 +119,15 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   Status settled(const Message& message, std::size_t& slot);
   // Grouped acknowledgements (client/ack_grouper.hpp), when acknowledgmentGroupTime is set.
   void startAckGroup();
-  // Sends the acknowledgement to the slot's backend consumer; `done` gets its answer. With
-  // `started`, the answer is counted in the slot's metrics.
+  // Sends the acknowledgement, asked for at `started`, to the slot's backend consumer; `done`
+  // (when there is one) gets its answer.
   void sendAck(std::size_t slot, const Message& message, Callback<> done,
-               std::optional<std::chrono::steady_clock::time_point> started = std::nullopt);
+               std::chrono::steady_clock::time_point started);
+  // The answer to an acknowledgement: counted, and given to `done` (or logged when it failed and
+  // nobody waits for it).
+  void answered(std::size_t slot, const MessageData& data,
+                std::chrono::steady_clock::time_point started, const Status& status,
+                const Callback<>& done) const;
   // An acknowledgement of `slot` answered with `status`, asked for at `started`: counted.
   void counted(std::size_t slot, const Status& status,
                std::chrono::steady_clock::time_point started) const;

@@ -23,7 +23,7 @@ inline constexpr bool kIsStdFunction = false;
 template <typename R, typename... A>
 inline constexpr bool kIsStdFunction<std::function<R(A...)>> = true;
 
-template <typename Signature, std::size_t InlineSize = 48>
+template <typename Signature, std::size_t InlineSize = 56>
 class InlineFunction;
 
 template <typename R, typename... Args, std::size_t InlineSize>

@@ -46,9 +46,11 @@ struct Groups {
     io.poll();
   }
   void add(std::int64_t entry, int* answered = nullptr) {
-    grouper->add({0, messageAt(entry), [answered](const Status& status) {
+    grouper->add({0, messageAt(entry),
+                  [answered](const Status& status) {
                     if (answered != nullptr && status.ok()) ++*answered;
-                  }});
+                  },
+                  std::chrono::steady_clock::now()});
   }
 };
 
