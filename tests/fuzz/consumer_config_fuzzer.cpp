@@ -13,10 +13,10 @@
 #include <chrono>
 #include <climits>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
 
+#include "common/properties.hpp"
 #include "config/consumer_options_check.hpp"
 #include "fuzz_check.hpp"
 #include "reconsume/consumer_config.hpp"
@@ -33,8 +33,7 @@ void route(const RetryPolicy& policy) {
   for (const char* count :
        {"0", "1", "2", "7", "63", "64", "1024", "2147483647", "99999999999999999999", "x"}) {
     for (const char* previousDelay : {"0", "1000", "9223372036854775807"}) {
-      const std::map<std::string, std::string> incoming{{"RECONSUMETIMES", count},
-                                                        {"DELAY_TIME", previousDelay}};
+      const detail::Properties incoming{{"RECONSUMETIMES", count}, {"DELAY_TIME", previousDelay}};
       detail::retry::Route route;
       check(accepts([&] { route = detail::retry::decide(policy, incoming, {}); }),
             "the routing decision of a parsed policy throws");
