@@ -112,8 +112,8 @@ TEST(HttpAdmin, BacklogsOfAPartitionedTopicAreSummedOverItsPartitions) {
   EXPECT_EQ(backlogOf(stats, "sub"), 7);
 
   java("consume", {"--topic", topic, "--subscription", "sub", "--count", "4"});
-  // The Java consumer sends its grouped acknowledgements as it closes; the broker applies them
-  // a moment later.
+  // The harness's consumer waits for each acknowledgement's receipt; the statistics may still
+  // trail the acknowledgements by a moment.
   EXPECT_EQ(awaitBacklog(*backend, topic, "sub", 3), 3);
 }
 
