@@ -97,7 +97,7 @@ TEST_P(Async, ProducerSendsWithAFuture) {
   auto id = producer.asyncSend(message, asio::use_future);
   ASSERT_EQ(id.wait_for(10s), std::future_status::ready);
   auto reader = client().createReader(topic);
-  EXPECT_EQ(reader.readNext(10s)->id(), id.get());
+  EXPECT_EQ(reader.readNext(kDueWithin)->id(), id.get());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Async, ::testing::ValuesIn(serviceUrls()), backendName);

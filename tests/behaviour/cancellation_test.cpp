@@ -83,7 +83,7 @@ TEST_P(Cancellation, ACancelledReadOfAReaderTakesNothing) {
   EXPECT_EQ(future.get(), asio::error::operation_aborted);
 
   producer.send("after");
-  auto next = reader.readNext(10s);
+  auto next = reader.readNext(kDueWithin);
   ASSERT_TRUE(next.has_value());
   EXPECT_EQ(next->data(), "after");
 }
@@ -159,8 +159,8 @@ TEST_P(Cancellation, AsyncReceiveWithATimeoutCompletesWithNothing) {
   EXPECT_FALSE(nothing.get().has_value());
 
   client().createProducer(topic).send("payload");
-  auto something = consumer.asyncReceive(10s, asio::use_future);
-  ASSERT_EQ(something.wait_for(30s), std::future_status::ready);
+  auto something = consumer.asyncReceive(kDueWithin, asio::use_future);
+  ASSERT_EQ(something.wait_for(kDueWithin + 10s), std::future_status::ready);
   auto message = something.get();
   ASSERT_TRUE(message.has_value());
   EXPECT_EQ(message->data(), "payload");

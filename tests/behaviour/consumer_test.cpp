@@ -140,7 +140,7 @@ TEST_P(Consumers, FailoverHasOneActiveConsumerAndHandsOverOnClose) {
 
   // Every message goes to the one active consumer; nothing to the standby one.
   std::vector<Message> onA, onB;
-  auto deadline = std::chrono::steady_clock::now() + 10s;
+  auto deadline = std::chrono::steady_clock::now() + kDueWithin;
   while (onA.size() + onB.size() < 5 && std::chrono::steady_clock::now() < deadline) {
     if (auto m = a.receive(100ms)) onA.push_back(*m);
     if (auto m = b.receive(100ms)) onB.push_back(*m);

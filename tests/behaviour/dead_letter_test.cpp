@@ -92,7 +92,7 @@ TEST_P(DeadLetter, MessageTooLargeAfterAddingPropertiesIsAnErrorAndIsKept) {
   OutgoingMessage big;
   big.payload.assign(limit - 2048, 'x');
   client().createProducer(topic).send(big);
-  auto message = receiveNow(consumer, 30s);
+  auto message = receiveNow(consumer);
   ReconsumeOptions retry;
   retry.reason = std::string(1000, 'r');
   retry.properties = {{"padding", std::string(1500, 'p')}};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <mutex>
 #include <random>
@@ -50,10 +51,19 @@ class LatenessReport : public ::testing::Environment {
 
 const auto* const latenessReport = ::testing::AddGlobalTestEnvironment(new LatenessReport);
 
+// "<run>-<n>": a random run number of 48 bits, so that a standalone whose data outlives many test
+// runs never hands one run a topic (and its subscriptions) left by another (five decimal digits
+// collided on a developer's standalone after some hundred runs).
 std::string uniqueSuffix() {
   static std::atomic<int> counter{0};
-  static const auto run = std::random_device{}();
-  return std::to_string(run % 100000) + "-" + std::to_string(++counter);
+  static const std::string run = [] {
+    std::random_device random;
+    const std::uint64_t bits = (std::uint64_t{random()} << 32 | random()) & 0xffffffffffffULL;
+    std::ostringstream text;
+    text << std::hex << bits;
+    return text.str();
+  }();
+  return run + "-" + std::to_string(++counter);
 }
 
 std::string adminUrlFor(const std::string& serviceUrl) {
@@ -156,9 +166,10 @@ std::vector<Message> BehaviourTest::readAll(const std::string& topic) {
   auto reader = client_.createReader(topic);
   std::vector<Message> messages;
   while (reader.hasMessageAvailable()) {
-    auto message = reader.readNext(10s);
+    auto message = reader.readNext(kDueWithin);
     if (!message) {
-      ADD_FAILURE() << "hasMessageAvailable said yes but nothing came within 10 s on " << topic;
+      ADD_FAILURE() << "hasMessageAvailable said yes but nothing came within " << kDueWithin.count()
+                    << " ms on " << topic;
       break;
     }
     messages.push_back(*message);

@@ -15,7 +15,7 @@ TEST_P(Readers, ReadEverythingFromTheEarliestInOrder) {
   auto reader = client().createReader(topic);
   for (int i = 0; i < 5; ++i) {
     ASSERT_TRUE(reader.hasMessageAvailable());
-    auto message = reader.readNext(10s);
+    auto message = reader.readNext(kDueWithin);
     ASSERT_TRUE(message);
     EXPECT_EQ(message->id(), ids[i]);
     EXPECT_EQ(message->data(), "m" + std::to_string(i));
@@ -25,7 +25,7 @@ TEST_P(Readers, ReadEverythingFromTheEarliestInOrder) {
 
   producer.send("late");
   EXPECT_TRUE(reader.hasMessageAvailable());
-  EXPECT_EQ(reader.readNext(10s)->data(), "late");
+  EXPECT_EQ(reader.readNext(kDueWithin)->data(), "late");
 }
 
 TEST_P(Readers, EmptyTopicHasNothingAvailable) {
@@ -45,14 +45,14 @@ TEST_P(Readers, StartAfterAnIdAndSeek) {
   options.topic = topic;
   options.startMessageId = ids[1];
   auto reader = client().createReader(options);
-  EXPECT_EQ(reader.readNext(10s)->id(), ids[2]);
+  EXPECT_EQ(reader.readNext(kDueWithin)->id(), ids[2]);
 
   reader.seek(ids[0]);
-  EXPECT_EQ(reader.readNext(10s)->id(), ids[1]);
+  EXPECT_EQ(reader.readNext(kDueWithin)->id(), ids[1]);
 
   options.startMessageIdInclusive = true;
   auto inclusive = client().createReader(options);
-  EXPECT_EQ(inclusive.readNext(10s)->id(), ids[1]);
+  EXPECT_EQ(inclusive.readNext(kDueWithin)->id(), ids[1]);
 }
 
 TEST_P(Readers, ReadingLeavesSubscriptionsAlone) {
