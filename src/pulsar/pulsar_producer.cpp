@@ -105,6 +105,21 @@ void PulsarProducer::onFinished(const AttachMachine::Action& how) {
   for (auto& done : queue_.takeAll()) done(why, MessageId());
 }
 
+void PulsarProducer::onDetached(const Status& why) {
+  // Written on the session that ended, unconfirmed: perhaps stored in its transaction already.
+  // Failing it (rather than writing it again) makes the transaction abort on commit, so the
+  // message cannot commit twice (SPEC.md section 1, transactional mode).
+  for (auto& lost : queue_.takeWrittenTransactional()) {
+    lost.done(Status(errc::connection_lost,
+                     "send to " + options_.topic + " in a transaction: the connection broke " +
+                         "before the broker confirmed it (" + why.message +
+                         "); it may be stored in the transaction already, so it is not written "
+                         "again and the transaction can only abort"),
+              MessageId());
+  }
+  armSendTimer();
+}
+
 void PulsarProducer::onSessionLost(std::uint64_t session, const Status& why) {
   asio::post(strand_, [self = shared_from_this(), session, why] {
     self->attachment_.sessionLost(session, why);
@@ -252,6 +267,7 @@ void PulsarProducer::writeNew(std::size_t count) {
     frames.push_back(it->frame);
   }
   attachment_.connection()->send(attachment_.session(), std::move(frames));
+  queue_.markWritten(count);
 }
 
 void PulsarProducer::refillAndWrite() {

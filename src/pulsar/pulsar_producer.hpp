@@ -4,7 +4,10 @@
 // broker closes it (CLOSE_PRODUCER, TOPIC_MIGRATED), it is created again with the same producer
 // id and name, and every message still waiting for a receipt is written again, in order; sends
 // made meanwhile queue up (SendQueue) and time out after sendTimeout. The user notices nothing
-// but the delay. Closing waits for the receipts of what was sent, then closes on the broker.
+// but the delay — except for a message of a transaction that was written on the lost session:
+// it fails with connection_lost instead (it may be stored in the transaction already, and a
+// second copy would commit beside it), so that its transaction aborts. Closing waits for the
+// receipts of what was sent, then closes on the broker.
 //
 // Send: with batching (ProducerOptions::batching, on by default) a message's batch metadata is
 // built on the caller's thread and the message joins an open batch on the strand
@@ -78,6 +81,7 @@ class PulsarProducer final : public client::BackendProducer,
   proto::BaseCommand closeRequest(std::uint64_t id, std::uint64_t requestId) override;
   void onAttached(const Response& created, bool first) override;
   void onClosing() override { drainedMaybeClose(); }
+  void onDetached(const Status& why) override;
   void onFinished(const AttachMachine::Action& how) override;
 
   // A send on its way from the caller's thread to the strand (one post per burst, and the sends'

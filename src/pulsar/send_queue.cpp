@@ -4,13 +4,24 @@
 
 namespace reconsume::detail::pulsar {
 
+namespace {
+
+// Messages of a transaction are sent one per entry (never batched) and carry its id.
+bool isTransactional(const OutgoingEntry& entry) {
+  return entry.batch.empty() && entry.single.metadata.has_txnid_least_bits();
+}
+
+}  // namespace
+
 SendQueue::Admitted SendQueue::admit(OutgoingEntry message, Callback<MessageId> done,
                                      TimePoint deadline, const Encoder& encode) {
   // Waiting messages go first: a message must not overtake one sent before it.
   if (pending_.size() < maxPending_ && waiting_.empty()) {
     auto sequenceId = nextSequenceId_;
     nextSequenceId_ += message.count();
-    pending_.push_back({sequenceId, encode(message, sequenceId), std::move(done), deadline});
+    bool transactional = isTransactional(message);
+    pending_.push_back(
+        {sequenceId, encode(message, sequenceId), std::move(done), deadline, transactional});
     return Admitted::pending;
   }
   if (!blockIfFull_) return Admitted::busy;
@@ -38,8 +49,9 @@ std::size_t SendQueue::refill(const Encoder& encode) {
     auto& next = waiting_.front();
     auto sequenceId = nextSequenceId_;
     nextSequenceId_ += next.message.count();
-    pending_.push_back(
-        {sequenceId, encode(next.message, sequenceId), std::move(next.done), next.deadline});
+    bool transactional = isTransactional(next.message);
+    pending_.push_back({sequenceId, encode(next.message, sequenceId), std::move(next.done),
+                        next.deadline, transactional});
     waiting_.pop_front();
     ++moved;
   }
@@ -68,6 +80,27 @@ std::vector<Callback<MessageId>> SendQueue::takeAll() {
   pending_.clear();
   waiting_.clear();
   return all;
+}
+
+void SendQueue::markWritten(std::size_t count) {
+  for (auto it = pending_.end() - static_cast<std::ptrdiff_t>(count); it != pending_.end(); ++it) {
+    it->written = true;
+  }
+}
+
+std::vector<SendQueue::Pending> SendQueue::takeWrittenTransactional() {
+  std::vector<Pending> taken;
+  std::deque<Pending> kept;
+  for (auto& entry : pending_) {
+    if (entry.transactional && entry.written) {
+      taken.push_back(std::move(entry));
+    } else {
+      entry.written = false;
+      kept.push_back(std::move(entry));
+    }
+  }
+  pending_ = std::move(kept);
+  return taken;
 }
 
 std::optional<SendQueue::TimePoint> SendQueue::nextDeadline() const {

@@ -34,7 +34,9 @@ class SendQueue {
     std::uint64_t sequenceId{0};  // a batch's first
     Bytes frame;                  // shared with the connection while it writes it
     Callback<MessageId> done;
-    TimePoint deadline;  // TimePoint::max(): no send timeout
+    TimePoint deadline;         // TimePoint::max(): no send timeout
+    bool transactional{false};  // a message of a transaction: never written twice (see below)
+    bool written{false};        // handed to a connection since it was admitted
   };
   // An entry admitted while the queue was full, not yet given a sequence id.
   struct Waiting {
@@ -68,6 +70,15 @@ class SendQueue {
   std::vector<Callback<MessageId>> expire(TimePoint now);
   // Everything, for a failure that ends them all (closed, topic terminated).
   std::vector<Callback<MessageId>> takeAll();
+
+  // Marks the last `count` pending entries as handed to a connection.
+  void markWritten(std::size_t count);
+  // The connection broke: takes out the messages of transactions that were written and not
+  // confirmed, oldest first. The broker may have stored such a message in its transaction
+  // already, and a second copy would commit with it (no deduplication on most brokers), so it
+  // is failed instead of written again; its transaction then aborts on commit. Messages outside
+  // transactions stay to be written again (at-least-once).
+  std::vector<Pending> takeWrittenTransactional();
 
   std::optional<TimePoint> nextDeadline() const;
   const std::deque<Pending>& pending() const { return pending_; }

@@ -124,5 +124,39 @@ TEST(PulsarSendQueue, NoSendTimeoutMeansNoDeadline) {
   EXPECT_TRUE(queue.expire(t0 + 1000h).empty());
 }
 
+// After a broken connection, the written messages of transactions are taken out (to fail: the
+// broker may have stored them); the others, and a transaction's message not yet written, stay
+// to be written again, in order.
+TEST(PulsarSendQueue, WrittenMessagesOfTransactionsAreTakenOutWhenTheConnectionBreaks) {
+  SendQueue queue(10, true);
+  Results results;
+  auto inTransaction = [](std::string payload) {
+    auto encoded = message(std::move(payload));
+    encoded.metadata.set_txnid_most_bits(0);
+    encoded.metadata.set_txnid_least_bits(7);
+    return encoded;
+  };
+  queue.admit(inTransaction("t0"), results.callback(0), t0 + 1s, encode);
+  queue.admit(message("p1"), results.callback(1), t0 + 1s, encode);
+  queue.markWritten(2);
+  queue.admit(inTransaction("t2"), results.callback(2), t0 + 1s, encode);  // not written yet
+
+  auto taken = queue.takeWrittenTransactional();
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_EQ(taken[0].sequenceId, 0u);
+  ASSERT_EQ(queue.pending().size(), 2u);
+  EXPECT_EQ(queue.pending()[0].sequenceId, 1u);
+  EXPECT_EQ(queue.pending()[1].sequenceId, 2u);
+  EXPECT_FALSE(queue.pending()[0].written) << "to be written on the next connection";
+
+  // Written on the next connection and lost again: now t2 goes too.
+  queue.markWritten(2);
+  taken = queue.takeWrittenTransactional();
+  ASSERT_EQ(taken.size(), 1u);
+  EXPECT_EQ(taken[0].sequenceId, 2u);
+  bool outOfOrder = false;
+  EXPECT_TRUE(queue.receipt(1, outOfOrder)) << "the plain message is confirmed as usual";
+}
+
 }  // namespace
 }  // namespace reconsume::detail::pulsar

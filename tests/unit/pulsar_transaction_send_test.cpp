@@ -148,6 +148,107 @@ TEST(PulsarTransactionSend, AFailedRegistrationFailsTheSendAndTurnsTheCommitInto
       << outcome.message;
 }
 
+// Answers whatever a client sends on a connection after a reconnection — lookups, PRODUCER,
+// TC_CLIENT_CONNECT, SEND (a receipt) and END_TXN — recording the SENDs' payloads and the
+// END_TXNs, until `enough` says so; the order of those requests is the client's business.
+struct ReconnectedBroker {
+  std::string url;
+  std::vector<std::string> sent;
+  std::vector<proto::CommandEndTxn> ended;
+
+  void serve(FakePeer& peer, const std::function<bool()>& enough) {
+    peer.acceptConnect();
+    while (!enough()) {
+      auto frame = peer.read();
+      proto::BaseCommand answer;
+      switch (frame.command.type()) {
+        case proto::BaseCommand::LOOKUP:
+          answer.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
+          answer.mutable_lookuptopicresponse()->set_request_id(
+              frame.command.lookuptopic().request_id());
+          answer.mutable_lookuptopicresponse()->set_response(
+              proto::CommandLookupTopicResponse::Connect);
+          answer.mutable_lookuptopicresponse()->set_brokerserviceurl(url);
+          break;
+        case proto::BaseCommand::PRODUCER:
+          answer.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
+          answer.mutable_producer_success()->set_request_id(frame.command.producer().request_id());
+          answer.mutable_producer_success()->set_producer_name("standalone-0-7");
+          answer.mutable_producer_success()->set_last_sequence_id(-1);
+          break;
+        case proto::BaseCommand::TC_CLIENT_CONNECT_REQUEST:
+          answer.set_type(proto::BaseCommand::TC_CLIENT_CONNECT_RESPONSE);
+          answer.mutable_tcclientconnectresponse()->set_request_id(
+              frame.command.tcclientconnectrequest().request_id());
+          break;
+        case proto::BaseCommand::SEND:
+          sent.push_back(frame.payload);
+          receipt(peer, frame.command.send().producer_id(), frame.command.send().sequence_id(),
+                  sent.size());
+          continue;
+        case proto::BaseCommand::END_TXN:
+          ended.push_back(frame.command.endtxn());
+          answerEndTxn(peer, frame.command.endtxn());
+          continue;
+        case proto::BaseCommand::PING:
+          answer = protocol::pong();
+          break;
+        default:
+          continue;
+      }
+      peer.write(answer);
+    }
+    peer.answerClosesUntilClosed();
+  }
+};
+
+// The broker may have stored a SEND of a transaction whose receipt the broken connection took
+// with it; written again, it would be a second copy committing beside the first (the broker has
+// no deduplication by default). So it fails at once, and the commit turns into an abort; a
+// message outside the transaction is written again as usual.
+TEST(PulsarTransactionSend, ASendInATransactionIsNotWrittenAgainAfterItsConnectionBroke) {
+  ReconnectedBroker second;
+  {
+    std::promise<void> transactionalWritten;
+    auto written = transactionalWritten.get_future();
+    FakeBroker broker(
+        {[&](FakePeer& peer) {
+           openTransaction(peer, second.url);
+           answerLookup(peer, second.url);
+           answerProducer(peer);
+           answerAddPartition(peer);
+           EXPECT_EQ(peer.expect(proto::BaseCommand::SEND).payload, "in-txn");
+           transactionalWritten.set_value();
+           EXPECT_EQ(peer.expect(proto::BaseCommand::SEND).payload, "plain");
+           // The connection breaks with neither confirmed.
+         },
+         [&](FakePeer& peer) { second.serve(peer, [&] { return !second.ended.empty(); }); }});
+    second.url = broker.url();
+    TestBackend backend(second.url);
+    auto [status, txn] = backend.newTransaction();
+    ASSERT_TRUE(status.ok()) << status.message;
+    auto producer = backend.createProducer(kScriptedTopic);
+    StatusFuture inTxn, plain, committed;
+    producer->send(message("in-txn"), txn, inTxn.sendCallback());
+    ASSERT_EQ(written.wait_for(10s), std::future_status::ready);
+    producer->send(message("plain"), plain.sendCallback());
+
+    auto lost = inTxn.get();
+    EXPECT_EQ(lost.code, make_error_code(errc::connection_lost)) << lost.message;
+    EXPECT_NE(lost.message.find("not written again"), std::string::npos) << lost.message;
+    auto resent = plain.get();
+    EXPECT_TRUE(resent.ok()) << resent.message;
+    txn->commit(committed.callback());
+    auto outcome = committed.get();
+    EXPECT_EQ(outcome.code, make_error_code(errc::transaction_not_found)) << outcome.message;
+    EXPECT_NE(outcome.message.find("aborted instead of committed"), std::string::npos)
+        << outcome.message;
+  }  // the client closes, then the broker's scripts end
+  EXPECT_EQ(second.sent, std::vector<std::string>{"plain"}) << "written again: only the plain one";
+  ASSERT_EQ(second.ended.size(), 1u);
+  EXPECT_EQ(second.ended[0].txn_action(), proto::ABORT);
+}
+
 // A batch entry of three messages on consumer `consumerId`, at 12:4.
 std::string batchFrame(std::uint64_t consumerId) {
   protocol::BatchBuilder builder;
