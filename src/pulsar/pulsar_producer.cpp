@@ -117,6 +117,9 @@ void PulsarProducer::onDetached(const Status& why) {
                          "again and the transaction can only abort"),
               MessageId());
   }
+  // Their room goes to messages waiting for it; all are written once attached again.
+  queue_.refill(
+      [this](OutgoingEntry& entry, std::uint64_t sequenceId) { return encode(entry, sequenceId); });
   armSendTimer();
 }
 
@@ -246,6 +249,9 @@ void PulsarProducer::admit(OutgoingEntry entry, Callback<MessageId> done) {
                              "blockIfQueueFull is off"),
                   MessageId());
   }
+  // Their room goes to messages waiting for it; all are written once attached again.
+  queue_.refill(
+      [this](OutgoingEntry& entry, std::uint64_t sequenceId) { return encode(entry, sequenceId); });
   armSendTimer();
 }
 

@@ -156,6 +156,19 @@ TEST(PulsarSendQueue, WrittenMessagesOfTransactionsAreTakenOutWhenTheConnectionB
   EXPECT_EQ(taken[0].sequenceId, 2u);
   bool outOfOrder = false;
   EXPECT_TRUE(queue.receipt(1, outOfOrder)) << "the plain message is confirmed as usual";
+
+  // A full queue: the room a failed message leaves goes to the one waiting (the producer refills
+  // after taking them out, as no receipt will come for them).
+  SendQueue full(1, true);
+  full.admit(inTransaction("t3"), results.callback(3), t0 + 1s, encode);
+  EXPECT_EQ(full.admit(message("p4"), results.callback(4), t0 + 1s, encode),
+            SendQueue::Admitted::waiting);
+  full.markWritten(1);
+  EXPECT_EQ(full.takeWrittenTransactional().size(), 1u);
+  EXPECT_EQ(full.refill(encode), 1u);
+  ASSERT_EQ(full.pending().size(), 1u);
+  EXPECT_EQ(full.pending()[0].sequenceId, 1u);
+  EXPECT_FALSE(full.pending()[0].written);
 }
 
 }  // namespace
