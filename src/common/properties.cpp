@@ -72,7 +72,8 @@ Properties Properties::fromMap(const std::map<std::string, std::string>& map) {
   if (map.empty()) return Properties();
   std::size_t bytes = 0;
   for (const auto& [key, value] : map) bytes += key.size() + value.size();
-  PropertiesWriter writer(bytes);
+  // A std::map's keys are unique and in std::string's order, which is the block's byte order.
+  PropertiesWriter writer(bytes, PropertiesWriter::Keys::ascending);
   for (const auto& [key, value] : map) writer.add(key, value);
   return std::move(writer).finish();
 }

@@ -94,33 +94,46 @@ class Builder {
     Properties::Entry next = inCount > 0 ? incoming_[0] : Properties::Entry{};
     auto custom = custom_.begin();
     for (;;) {
-      // The smallest key among the three heads.
-      std::optional<std::string_view> key;
-      auto consider = [&key](std::string_view candidate) {
-        if (!key || candidate < *key) key = candidate;
+      // The smallest key among the three heads and which heads carry it, with one comparison
+      // per pair of heads (a key comparison is a memcmp call; this loop runs for every key).
+      std::string_view key;
+      bool fromIn = false, fromOurs = false, fromCustom = false;
+      auto consider = [&](std::string_view candidate, bool& from) {
+        if (!fromIn && !fromOurs && !fromCustom) {
+          key = candidate;
+          from = true;
+          return;
+        }
+        const int order = candidate.compare(key);
+        if (order < 0) {
+          key = candidate;
+          fromIn = fromOurs = fromCustom = false;
+        }
+        if (order <= 0) from = true;
       };
-      if (in < inCount) consider(next.key);
-      if (ours < kKeys.size()) consider(kKeys[ours]);
-      if (custom != custom_.end()) consider(custom->first);
-      if (!key) break;
+      if (in < inCount) consider(next.key, fromIn);
+      if (ours < kKeys.size()) consider(kKeys[ours], fromOurs);
+      if (custom != custom_.end()) consider(custom->first, fromCustom);
+      if (!fromIn && !fromOurs && !fromCustom) break;
 
       std::optional<std::string_view> present;
-      if (in < inCount && next.key == *key) {
+      if (fromIn) {
         present = next.value;
         if (++in < inCount) next = incoming_[in];
       }
-      const bool isOurs = ours < kKeys.size() && kKeys[ours] == *key;
-      const std::string* customValue = nullptr;
-      if (custom != custom_.end() && custom->first == *key) customValue = &(custom++)->second;
+      const std::string* customValue = fromCustom ? &(custom++)->second : nullptr;
+      // A custom value wins, except over RECONSUMETIMES (one of ours).
+      const bool customWins =
+          customValue && !(fromOurs && static_cast<Key>(ours) == Key::reconsumeTimes);
 
-      if (customValue && *key != keys::reconsumeTimes) {
-        out_.add(*key, *customValue);
-      } else if (isOurs) {
+      if (customWins) {
+        out_.add(key, *customValue);
+      } else if (fromOurs) {
         apply(static_cast<Key>(ours), present);
       } else if (present) {
-        out_.add(*key, *present);
+        out_.add(key, *present);
       }
-      if (isOurs) ++ours;
+      if (fromOurs) ++ours;
     }
     return std::move(out_).finish();
   }
