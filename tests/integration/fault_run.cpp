@@ -59,6 +59,12 @@ ClientOptions clientOptions() {
   options.operationTimeout = 20s;
   auto printed = std::make_shared<std::atomic<int>>(0);
   options.logger = [printed](LogLevel level, std::string_view text) {
+    static const bool all = std::getenv("RECONSUME_FAULT_RUN_LOG_ALL") != nullptr;
+    if (all) {
+      std::fprintf(stderr, "client[%d]: %.*s\n", static_cast<int>(level),
+                   static_cast<int>(text.size()), text.data());
+      return;
+    }
     if (level < LogLevel::warn || (*printed)++ >= kPrintedLogLines) return;
     std::fprintf(stderr, "client: %.*s\n", static_cast<int>(text.size()), text.data());
   };

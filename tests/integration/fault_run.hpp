@@ -14,7 +14,9 @@
 //
 // Environment: RECONSUME_FAULT_RUN_MESSAGES (default 10000), RECONSUME_FAULT_RUN_KILLS (default 1),
 // RECONSUME_FAULT_RUN_DEADLINE (seconds until every message must have a final outcome; default
-// 180 + messages / 50 + 120 per kill). scripts/fault-run.sh runs it bigger.
+// 180 + messages / 50 + 120 per kill), RECONSUME_FAULT_RUN_LOG_ALL (set: every line the client logs,
+// at any level, instead of its first 20 warnings — for a run that behaves oddly).
+// scripts/fault-run.sh runs it bigger.
 #pragma once
 
 #include <chrono>
