@@ -31,8 +31,9 @@ constexpr auto kProgressEvery = 10s;
 // read afresh at the end (readOutcomes). Once the handler has finished every id, a follower that
 // has shown nothing new for this long is not waited for until the deadline: after a `kill -9` the
 // standalone's bookie now and then fails writes for a while ("Not enough non-faulty bookies"), and
-// a reader that was waiting on such a topic has been seen to get nothing more until restarted,
-// while a new reader gets everything (the CI run of 2026-11-26).
+// readers that waited on such topics have been seen to get nothing more for 440 s, until the run
+// gave up on them, while new readers on the same broker got everything (a clean-clone run of the
+// test command, 2026-11-26).
 constexpr auto kFollowerStall = 60s;
 
 int fromEnvironment(const char* name, int fallback) {
