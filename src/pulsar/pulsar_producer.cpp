@@ -118,8 +118,7 @@ void PulsarProducer::onDetached(const Status& why) {
               MessageId());
   }
   // Their room goes to messages waiting for it; all are written once attached again.
-  queue_.refill(
-      [this](OutgoingEntry& entry, std::uint64_t sequenceId) { return encode(entry, sequenceId); });
+  queue_.refill(encoder());
   armSendTimer();
 }
 
@@ -235,8 +234,7 @@ void PulsarProducer::enqueue(protocol::EncodedMessage message, Callback<MessageI
 void PulsarProducer::admit(OutgoingEntry entry, Callback<MessageId> done) {
   auto deadline = options_.sendTimeout.count() > 0 ? attachment_.now() + options_.sendTimeout
                                                    : Timer::time_point::max();
-  auto encoder = [this](OutgoingEntry& e, std::uint64_t id) { return encode(e, id); };
-  switch (queue_.admit(std::move(entry), done, deadline, encoder)) {
+  switch (queue_.admit(std::move(entry), done, deadline, encoder())) {
     case SendQueue::Admitted::pending:
       writeNew(1);
       break;
@@ -249,10 +247,12 @@ void PulsarProducer::admit(OutgoingEntry entry, Callback<MessageId> done) {
                              "blockIfQueueFull is off"),
                   MessageId());
   }
-  // Their room goes to messages waiting for it; all are written once attached again.
-  queue_.refill(
-      [this](OutgoingEntry& entry, std::uint64_t sequenceId) { return encode(entry, sequenceId); });
   armSendTimer();
+}
+
+SendQueue::Encoder PulsarProducer::encoder() {
+  return
+      [this](OutgoingEntry& entry, std::uint64_t sequenceId) { return encode(entry, sequenceId); };
 }
 
 Bytes PulsarProducer::encode(OutgoingEntry& entry, std::uint64_t sequenceId) const {
@@ -277,9 +277,7 @@ void PulsarProducer::writeNew(std::size_t count) {
 }
 
 void PulsarProducer::refillAndWrite() {
-  writeNew(queue_.refill([this](OutgoingEntry& entry, std::uint64_t sequenceId) {
-    return encode(entry, sequenceId);
-  }));
+  writeNew(queue_.refill(encoder()));
 }
 
 void PulsarProducer::onFrame(protocol::Frame frame) {

@@ -111,6 +111,8 @@ class PulsarProducer final : public client::BackendProducer,
   void handleFrame(const protocol::Frame& frame);
   void onReceipt(const proto::CommandSendReceipt& receipt);
   Bytes encode(OutgoingEntry& entry, std::uint64_t sequenceId) const;
+  // encode() as the send queue takes it.
+  SendQueue::Encoder encoder();
   void writeNew(std::size_t count);
   void refillAndWrite();
   void armSendTimer();
