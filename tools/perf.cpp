@@ -1,7 +1,9 @@
 // `reconsume perf`: how fast this client publishes, consumes-and-acknowledges, and reconsumes
 // against a service URL, and what it costs the client. Three phases, each timed on its own:
 //
-//   publish         N messages of S bytes through one producer, `--window` sends in flight;
+//   publish         N messages of S bytes through one producer, `--window` sends in flight,
+//                   all of one shared buffer (OutgoingMessage::sharedPayload, not copied: what
+//                   the Java harness does with its one byte[]);
 //   consume + ack   the same N received by one consumer and acknowledged (async; grouped for
 //                   --ack-group-time, 100 ms by default without receipts, as the Java client's
 //                   defaults acknowledge; 0: each confirmed, this library's default);
@@ -120,12 +122,13 @@ PerfPhase measure(const std::string& name, int messages, Client& client, const c
   return phase;
 }
 
-int publish(Producer& producer, int messages, const std::string& payload, int window) {
+int publish(Producer& producer, int messages, const std::shared_ptr<const std::string>& payload,
+            int window) {
   InFlight inFlight(window);
   for (int i = 0; i < messages; ++i) {
     inFlight.acquire();
     OutgoingMessage message;
-    message.payload = payload;
+    message.sharedPayload = payload;
     producer.asyncSend(std::move(message), [&inFlight](boost::system::error_code ec, MessageId) {
       inFlight.release(static_cast<bool>(ec));
     });
@@ -173,7 +176,8 @@ int runPerf(const PerfOptions& options) {
   clientOptions.ioThreads = options.ioThreads;
   boundClientBy(clientOptions, timeout);
   auto client = Client::connect(settings.url, clientOptions);
-  const std::string payload(static_cast<std::size_t>(options.size), 'x');
+  const auto payload =
+      std::make_shared<const std::string>(static_cast<std::size_t>(options.size), 'x');
   if (!options.json) {
     std::printf("%s %d messages of %d bytes on %s (window %d, %d I/O thread%s, batching %s)\n",
                 bold("reconsume perf:").c_str(), options.messages, options.size,

@@ -101,6 +101,13 @@ struct OutgoingMessage {
   std::optional<std::chrono::milliseconds> deliverAfter;
   std::optional<std::chrono::system_clock::time_point> deliverAt;
   std::optional<std::chrono::system_clock::time_point> eventTime;
+  // The payload as bytes the caller shares instead of handing over: sent without a copy of its
+  // own (as Java's `value(byte[])` keeps the caller's array), so one buffer can go out in many
+  // messages. The string must not change while the library holds it: until the send completed
+  // (on embedded://, as long as the in-memory broker stores the message: it keeps these bytes). Set
+  // this or `payload`, not both: a send with both set fails with errc::invalid_argument naming both
+  // sizes.
+  std::shared_ptr<const std::string> sharedPayload;
 };
 
 }  // namespace reconsume

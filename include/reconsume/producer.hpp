@@ -5,11 +5,12 @@
 // send and close throw would_deadlock on the client's I/O threads (inside an async handler).
 // Cancelling asyncSend has no effect: a message on the wire cannot be un-sent.
 // Errors: send throws Error — invalid_argument (deliverAfter negative, both deliverAfter and
-// deliverAt set), too_large (bigger than the broker's maximum message size), timeout (no receipt
-// within ProducerOptions::sendTimeout, or no room for it within that time: see below),
-// producer_busy (no room and blockIfQueueFull off, or no room on the client's I/O thread: the
-// counterpart of the Java client's ProducerQueueIsFullError; the text names the limit and its
-// value), broker_error (e.g. the topic was terminated), connection_lost, closed.
+// deliverAt set, both payload and sharedPayload set), too_large (bigger than the broker's maximum
+// message size), timeout (no receipt within ProducerOptions::sendTimeout, or no room for it within
+// that time: see below), producer_busy (no room and blockIfQueueFull off, or no room on the
+// client's I/O thread: the counterpart of the Java client's ProducerQueueIsFullError; the text
+// names the limit and its value), broker_error (e.g. the topic was terminated), connection_lost,
+// closed.
 //
 // Room: a message holds room from the call until its receipt or failure — one of
 // ProducerOptions::maxPendingMessages, its bytes of maxPendingBytes and of the client's

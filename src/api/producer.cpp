@@ -10,6 +10,20 @@ namespace reconsume {
 using detail::syncCall;
 using detail::api::stateOf;
 
+namespace {
+
+// What only the public form of a message can get wrong: an OutgoingData has one payload.
+detail::Status checkPayload(const OutgoingMessage& message) {
+  if (!message.sharedPayload || message.payload.empty()) return {};
+  return detail::Status(errc::invalid_argument, "OutgoingMessage has both a payload (" +
+                                                    std::to_string(message.payload.size()) +
+                                                    " bytes) and a sharedPayload (" +
+                                                    std::to_string(message.sharedPayload->size()) +
+                                                    " bytes): set one");
+}
+
+}  // namespace
+
 Producer::Producer(std::shared_ptr<detail::client::ProducerImpl> impl) : impl_(std::move(impl)) {}
 
 MessageId Producer::send(std::string_view payload) {
@@ -20,6 +34,7 @@ MessageId Producer::send(std::string_view payload) {
 
 MessageId Producer::send(const OutgoingMessage& message) {
   auto& impl = stateOf(impl_, "Producer");
+  checkPayload(message).raiseIfFailed();
   auto [id] = syncCall<MessageId>(impl.client().blocking("Producer::send", "asyncSend"),
                                   [&](auto done) { impl.send(message, std::move(done)); });
   return id;
@@ -28,6 +43,7 @@ MessageId Producer::send(const OutgoingMessage& message) {
 MessageId Producer::send(const OutgoingMessage& message, const Transaction& transaction) {
   auto& impl = stateOf(impl_, "Producer");
   auto& txn = detail::api::stateOf(transaction.impl(), "Transaction");
+  checkPayload(message).raiseIfFailed();
   txn.usableWith(impl.client()).raiseIfFailed();
   auto [id] = syncCall<MessageId>(impl.client().blocking("Producer::send", "asyncSend"),
                                   [&](auto done) { impl.send(message, done, txn.backend()); });
@@ -53,6 +69,7 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
     }
     completion->complete(detail::api::toErrorCode(status), id);
   };
+  if (auto check = checkPayload(message); !check.ok()) return finish(check, MessageId());
   if (!transaction) return impl->send(std::move(message), finish);
   if (auto usable = transaction.impl()->usableWith(impl->client()); !usable.ok()) {
     return finish(usable, MessageId());

@@ -98,6 +98,7 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   if (auto status = consumer_->slotOf(message, slot); !status.ok()) return done(status);
   auto& client = consumer_->client();
   const auto started = client.clock()->steadyNow();
+  const auto now = client.clock()->now();  // one reading for the route and the properties
   Route route;
   OutgoingData outgoing;
   const Properties& incoming = dataOf(message).properties;
@@ -106,8 +107,8 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
       // deadLetter, or a category routed to the dead-letter topic: no retry, whatever was asked.
       route = explicitDeadLetter(incoming, request.category);
     } else {
-      route = applyTimeLimit(*choice.policy, incoming, decide(*choice.policy, incoming, request),
-                             client.clock()->now());
+      route =
+          applyTimeLimit(*choice.policy, incoming, decide(*choice.policy, incoming, request), now);
     }
     if (route.malformedCount) {
       client.log().warn("message " + message.id().toString() + " of " + message.topic() +
@@ -117,7 +118,7 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
     outgoing =
         republished(message,
                     buildProperties(incoming, message.topic(), consumer_->options().subscription,
-                                    message.id(), route, client.clock()->now(), reason, properties),
+                                    message.id(), route, now, reason, properties),
                     route);
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));

@@ -1,5 +1,7 @@
 // SPEC.md section 5, for what a client is handed: each bad value is an invalid-argument error
 // naming it, and nothing is created.
+#include <boost/asio/use_future.hpp>
+
 #include "fixture.hpp"
 
 namespace reconsume::behaviour {
@@ -52,6 +54,30 @@ TEST_P(BadInput, MessagesWithImpossibleDelaysAreRefused) {
   both.deliverAfter = 1s;
   both.deliverAt = std::chrono::system_clock::now();
   expectInvalid([&] { producer.send(both); }, "deliverAt");
+}
+
+TEST_P(BadInput, AMessageWithTwoPayloadsIsRefusedAndNothingIsSent) {
+  auto topic = uniqueTopic("two-payloads");
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "sub";
+  options.initialPosition = InitialPosition::earliest;
+  auto consumer = client().subscribe(options);
+  auto producer = client().createProducer(topic);
+  OutgoingMessage both;
+  both.payload = "four";
+  both.sharedPayload = std::make_shared<const std::string>("eleven long");
+  expectInvalid([&] { producer.send(both); }, "4 bytes");
+  expectInvalid([&] { producer.send(both); }, "11 bytes");
+  auto failed = producer.asyncSend(both, boost::asio::use_future);
+  try {
+    failed.get();
+    ADD_FAILURE() << "asyncSend accepted a message with two payloads";
+  } catch (const boost::system::system_error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+  }
+  producer.send("after");  // the only message on the topic
+  EXPECT_EQ(receiveNow(consumer).data(), "after");
 }
 
 TEST_P(BadInput, ReconsumeWithoutARetryPolicyIsRefused) {

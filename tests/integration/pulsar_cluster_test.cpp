@@ -128,13 +128,25 @@ TEST(PulsarCluster, ATopicWhoseOwnerChangesMidRunLosesNothing) {
   std::condition_variable progressed;
   std::set<std::string> received;
   long duplicates = 0;
+  long unconfirmedAcks = 0;
   std::string receiveError;
   std::thread receiver([&] {
     try {
       for (;;) {
         auto message = flow.consumer.receive(60s);
         if (!message) return;
-        flow.consumer.acknowledge(*message);
+        // An acknowledgement whose answer two ended sessions in a row took with them (a move,
+        // then a SEND_ERROR of the moving topic that closes the shared connection, as Java's
+        // client does) is reported and not sent a third time (SPEC.md section 1): its message
+        // may come again, which is no loss. Any other failure is.
+        try {
+          flow.consumer.acknowledge(*message);
+        } catch (const Error& e) {
+          if (e.code() != errc::connection_lost && e.code() != errc::acknowledgement_unconfirmed)
+            throw;
+          std::lock_guard lock(mutex);
+          ++unconfirmedAcks;
+        }
         std::lock_guard lock(mutex);
         if (!received.insert(std::string(message->data())).second) ++duplicates;
         progressed.notify_all();
@@ -171,8 +183,10 @@ TEST(PulsarCluster, ATopicWhoseOwnerChangesMidRunLosesNothing) {
   EXPECT_EQ(receiveError, "");
   EXPECT_EQ(sent.load(), kMessages);
   EXPECT_EQ(received.size(), static_cast<std::size_t>(kMessages)) << "lost on the way";
-  std::printf("[ cluster ] %d messages across two unloads: %ld duplicates\n", kMessages,
-              duplicates);
+  std::printf(
+      "[ cluster ] %d messages across two unloads: %ld duplicates, %ld unconfirmed "
+      "acknowledgements\n",
+      kMessages, duplicates, unconfirmedAcks);
   client.close();
 }
 

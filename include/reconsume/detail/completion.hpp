@@ -12,6 +12,7 @@
 #include <boost/asio/cancellation_signal.hpp>
 #include <boost/asio/execution/blocking.hpp>
 #include <boost/asio/execution/outstanding_work.hpp>
+#include <boost/asio/io_context.hpp>
 #include <boost/asio/prefer.hpp>
 #include <boost/system/error_code.hpp>
 #include <tuple>
@@ -39,15 +40,9 @@ class Completion<void(Args...)> {
 
   // Posts the handler with `args` to its executor. Call exactly once (this or completeAfter).
   void complete(Args... args) {
-    std::visit(
-        [&](auto& work) {
-          auto executor =
-              boost::asio::prefer(std::move(work), boost::asio::execution::blocking.never);
-          executor.execute([handler = std::move(handler_), ... values = std::move(args)]() mutable {
-            std::move(handler)(std::move(values)...);
-          });
-        },
-        work_);
+    post([handler = std::move(handler_), ... values = std::move(args)]() mutable {
+      std::move(handler)(std::move(values)...);
+    });
   }
 
   // Posts to the handler's executor: there `last()` returns the handler's arguments (a
@@ -56,17 +51,11 @@ class Completion<void(Args...)> {
   // emitted on that executor before it ran is seen by it.
   template <typename Last>
   void completeAfter(Last last) {
-    std::visit(
-        [&](auto& work) {
-          auto executor =
-              boost::asio::prefer(std::move(work), boost::asio::execution::blocking.never);
-          executor.execute([handler = std::move(handler_), last = std::move(last)]() mutable {
-            std::tuple<Args...> values = last();
-            if (auto slot = handler.get_cancellation_slot(); slot.is_connected()) slot.clear();
-            std::apply(std::move(handler), std::move(values));
-          });
-        },
-        work_);
+    post([handler = std::move(handler_), last = std::move(last)]() mutable {
+      std::tuple<Args...> values = last();
+      if (auto slot = handler.get_cancellation_slot(); slot.is_connected()) slot.clear();
+      std::apply(std::move(handler), std::move(values));
+    });
   }
 
   // The handler's cancellation slot (Asio per-operation cancellation); not connected when the
@@ -79,6 +68,32 @@ class Completion<void(Args...)> {
   // The handler's executor, kept busy until the handler ran: as any_io_executor when it is one
   // (or converts to one), else type-erased for completions.
   using Work = std::variant<boost::asio::any_io_executor, boost::asio::any_completion_executor>;
+  // What the client's own I/O executor is inside an any_io_executor once work is tracked.
+  using TrackedIoExecutor =
+      decltype(boost::asio::prefer(std::declval<boost::asio::io_context::executor_type>(),
+                                   boost::asio::execution::outstanding_work.tracked));
+
+  // Posts `function` to the handler's executor, giving up the tracked work as it goes. The
+  // common case, the client's I/O executor, is posted to directly: through the type-erased
+  // executor the function would be wrapped once more (one allocation per completion more).
+  template <typename Function>
+  void post(Function function) {
+    if (auto* io = std::get_if<0>(&work_)) {
+      if (auto* target = io->template target<TrackedIoExecutor>()) {
+        auto executor = boost::asio::prefer(*target, boost::asio::execution::blocking.never);
+        executor.execute(std::move(function));
+        *io = boost::asio::any_io_executor();  // the posted function keeps the context busy
+        return;
+      }
+    }
+    std::visit(
+        [&](auto& work) {
+          auto executor =
+              boost::asio::prefer(std::move(work), boost::asio::execution::blocking.never);
+          executor.execute(std::move(function));
+        },
+        work_);
+  }
 
   template <typename Executor>
   static Work tracked(const Executor& executor) {
