@@ -22,8 +22,12 @@
 #       a cache-kept broker: the consume phases read from the broker's cache. Starting it restarts
 #       the running broker as the variant "plain+conf ..."; `scripts/pulsar.sh start` goes back.
 #
+# A broker just started runs its own code cold (the JVM's JIT) and its first topics' ledgers are
+# new: whichever client runs first would pay for that. Before the rounds, --warmup (1 by default;
+# 0: none) unmeasured rounds run each client once, with the same settings, and are discarded.
+#
 # Usage: scripts/perf-compare.sh [--rounds K (3)] [--messages N (100000)] [--size S (1024)]
-#            [--window W (1000)] [--warm-rounds M (4)] [--url pulsar://localhost:6650]
+#            [--window W (1000)] [--warm-rounds M (4)] [--warmup U (1)] [--url pulsar://localhost:6650]
 #            [--reconsume PATH (build/tools/reconsume)] [--json-out FILE]
 # Needs: the reconsume binary, tests/interop/build.sh's jar, java, and /usr/bin/python3 (the
 # table: scripts/lib/perf_compare.py). JAVA_OPTS (word-split) goes to both Java runs. Builds
@@ -38,7 +42,7 @@ repo_root=$(cd "$script_dir/.." && pwd)
 jar="$repo_root/tests/interop/target/reconsume-interop.jar"
 python=/usr/bin/python3  # Debian's, standard library only (not a pyenv one from PATH)
 
-rounds=3 messages=100000 size=1024 window=1000 warm_rounds=4
+rounds=3 messages=100000 size=1024 window=1000 warm_rounds=4 warmup=1
 url=pulsar://localhost:6650
 reconsume="$repo_root/build/tools/reconsume"
 json_out=""
@@ -56,7 +60,7 @@ while (($# > 0)); do
       usage
       exit 0
       ;;
-    --rounds | --messages | --size | --window | --warm-rounds | --url | --reconsume | --json-out)
+    --rounds | --messages | --size | --window | --warm-rounds | --warmup | --url | --reconsume | --json-out)
       (($# >= 2)) || die "$1 needs a value"
       case $1 in
         --rounds) rounds=$2 ;;
@@ -64,6 +68,7 @@ while (($# > 0)); do
         --size) size=$2 ;;
         --window) window=$2 ;;
         --warm-rounds) warm_rounds=$2 ;;
+        --warmup) warmup=$2 ;;
         --url) url=$2 ;;
         --reconsume) reconsume=$2 ;;
         --json-out) json_out=$2 ;;
@@ -77,6 +82,7 @@ for option in rounds messages window warm_rounds; do
   [[ ${!option} =~ ^[1-9][0-9]*$ ]] || die "--${option//_/-} '${!option}' is not a positive integer"
 done
 [[ $size =~ ^[0-9]+$ ]] || die "--size '$size' is not an integer"
+[[ $warmup =~ ^[0-9]+$ ]] || die "--warmup '$warmup' is not an integer"
 
 # What is needed, each named when missing.
 [[ -x $reconsume ]] || die "the reconsume binary is missing or not executable: $reconsume" \
@@ -125,6 +131,7 @@ echo "  machine:   $machine"
 echo "  broker:    $url${regime:+ ($regime)}"
 echo "  reconsume: $reconsume ($reconsume_mode)"
 echo "  Java:      $java_version; fresh = 1 round per JVM, warm = the last of $warm_rounds rounds in one JVM"
+echo "  warm-up:   $warmup unmeasured round(s) of reconsume and Java before the measured ones"
 
 # run_client CLIENT OUT: one run, its stdout (the JSON) in OUT, its stderr in OUT.err.
 run_client() {
@@ -154,6 +161,11 @@ run_client() {
 }
 
 clients=(reconsume java-fresh java-warm)
+for ((round = 1; round <= warmup; round++)); do
+  say "warm-up round $round of $warmup (not measured)"
+  mkdir -p "$work/warmup"
+  for client in reconsume java-fresh; do run_client "$client" "$work/warmup/$round-$client.jsonl"; done
+done
 for ((round = 1; round <= rounds; round++)); do
   say "round $round of $rounds"
   for ((position = 0; position < 3; position++)); do

@@ -5,7 +5,9 @@ namespace reconsume::detail::client {
 AckGrouper::AckGrouper(const boost::asio::any_io_executor& executor,
                        std::shared_ptr<SteadyClock> clock, std::chrono::milliseconds groupTime,
                        Flush flush)
-    : groupTime_(groupTime), flush_(std::move(flush)), timer_(executor, std::move(clock)) {}
+    : groupTime_(groupTime), flush_(std::move(flush)), timer_(executor, std::move(clock)) {
+  heldIds_.reserve(kMaxGroupSize);
+}
 
 void AckGrouper::add(Held ack) {
   std::vector<Held> full;
@@ -54,8 +56,10 @@ void AckGrouper::armLocked() {
 std::vector<AckGrouper::Held> AckGrouper::takeLocked() {
   if (armed_) timer_.cancel();
   armed_ = false;
-  heldIds_.clear();
-  return std::exchange(held_, {});
+  heldIds_.clear();  // keeps its capacity
+  auto taken = std::exchange(held_, {});
+  held_.reserve(taken.size());  // the next group is likely as big: one allocation, no regrowth
+  return taken;
 }
 
 }  // namespace reconsume::detail::client

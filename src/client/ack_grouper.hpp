@@ -15,11 +15,11 @@
 // flushNow(), or on `executor` when the time is up.
 #pragma once
 
+#include <boost/unordered/unordered_flat_set.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
-#include <unordered_set>
 #include <vector>
 
 #include "client/slot_message_key.hpp"
@@ -59,7 +59,8 @@ class AckGrouper : public std::enable_shared_from_this<AckGrouper> {
   Flush flush_;
   mutable std::mutex mutex_;
   std::vector<Held> held_;
-  std::unordered_set<SlotMessageKey, SlotMessageKeyHash> heldIds_;
+  // Open addressing, sized for a full group once: holding an acknowledgement allocates nothing.
+  boost::unordered_flat_set<SlotMessageKey, SlotMessageKeyHash> heldIds_;
   Timer timer_;  // used under mutex_ only
   bool armed_ = false;
 };
