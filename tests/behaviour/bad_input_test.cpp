@@ -58,11 +58,7 @@ TEST_P(BadInput, MessagesWithImpossibleDelaysAreRefused) {
 
 TEST_P(BadInput, AMessageWithTwoPayloadsIsRefusedAndNothingIsSent) {
   auto topic = uniqueTopic("two-payloads");
-  ConsumerOptions options;
-  options.topics = {topic};
-  options.subscription = "sub";
-  options.initialPosition = InitialPosition::earliest;
-  auto consumer = client().subscribe(options);
+  auto consumer = client().subscribe(plainOptions(topic));
   auto producer = client().createProducer(topic);
   OutgoingMessage both;
   both.payload = "four";
@@ -82,11 +78,7 @@ TEST_P(BadInput, AMessageWithTwoPayloadsIsRefusedAndNothingIsSent) {
 
 TEST_P(BadInput, ReconsumeWithoutARetryPolicyIsRefused) {
   auto topic = uniqueTopic("no-policy");
-  ConsumerOptions options;
-  options.topics = {topic};
-  options.subscription = "sub";
-  options.initialPosition = InitialPosition::earliest;
-  auto consumer = client().subscribe(options);
+  auto consumer = client().subscribe(plainOptions(topic));
   client().createProducer(topic).send("payload");
   auto message = receiveNow(consumer);
   expectInvalid([&] { consumer.reconsumeLater(message); }, "sub");

@@ -178,12 +178,18 @@ std::vector<Message> BehaviourTest::readAll(const std::string& topic) {
   return messages;
 }
 
-ConsumerOptions BehaviourTest::retryOptions(const std::string& topic,
-                                            const std::string& subscription, RetryPolicy policy) {
+ConsumerOptions BehaviourTest::plainOptions(const std::string& topic,
+                                            const std::string& subscription) {
   ConsumerOptions options;
   options.topics = {topic};
   options.subscription = subscription;
   options.initialPosition = InitialPosition::earliest;
+  return options;
+}
+
+ConsumerOptions BehaviourTest::retryOptions(const std::string& topic,
+                                            const std::string& subscription, RetryPolicy policy) {
+  auto options = plainOptions(topic, subscription);
   options.retry = std::move(policy);
   return options;
 }

@@ -71,6 +71,8 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
   // Everything currently in `topic`, read with a reader from the earliest message.
   std::vector<Message> readAll(const std::string& topic);
 
+  // A subscription from the earliest message, without (plainOptions) or with a retry policy.
+  ConsumerOptions plainOptions(const std::string& topic, const std::string& subscription = "sub");
   ConsumerOptions retryOptions(const std::string& topic, const std::string& subscription,
                                RetryPolicy policy);
 

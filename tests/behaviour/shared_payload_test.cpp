@@ -13,11 +13,7 @@ class SharedPayload : public BehaviourTest {};
 
 TEST_P(SharedPayload, OneBufferGoesOutInEveryMessageThatNamesItAndIsLetGoAfter) {
   auto topic = uniqueTopic("shared-payload");
-  ConsumerOptions options;
-  options.topics = {topic};
-  options.subscription = "sub";
-  options.initialPosition = InitialPosition::earliest;
-  auto consumer = client().subscribe(options);
+  auto consumer = client().subscribe(plainOptions(topic));
   auto producer = client().createProducer(topic);
 
   auto buffer = std::make_shared<const std::string>(std::string(3000, 'p') + "end");
@@ -56,11 +52,7 @@ TEST_P(SharedPayload, OneBufferGoesOutInEveryMessageThatNamesItAndIsLetGoAfter) 
 
 TEST_P(SharedPayload, AnEmptySharedBufferIsAnEmptyPayload) {
   auto topic = uniqueTopic("shared-empty");
-  ConsumerOptions options;
-  options.topics = {topic};
-  options.subscription = "sub";
-  options.initialPosition = InitialPosition::earliest;
-  auto consumer = client().subscribe(options);
+  auto consumer = client().subscribe(plainOptions(topic));
   OutgoingMessage message;
   message.sharedPayload = std::make_shared<const std::string>();
   client().createProducer(topic).send(message);
