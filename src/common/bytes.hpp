@@ -27,6 +27,12 @@ class Bytes {
     std::string_view view(*owner);
     return Bytes(std::move(owner), view);
   }
+  // Shares a string its owner keeps unchanged: no copy of its bytes.
+  static Bytes share(std::shared_ptr<const std::string> text) {
+    if (!text || text->empty()) return Bytes();
+    std::string_view view(*text);
+    return Bytes(std::move(text), view);
+  }
   // One allocation for the owner and the bytes.
   static Bytes copy(std::string_view text) {
     if (text.empty()) return Bytes();

@@ -1,19 +1,10 @@
 #include "common/outgoing_data.hpp"
 
 namespace reconsume::detail {
-namespace {
-
-// The caller's shared payload, kept alive by the view (no copy).
-Bytes shared(std::shared_ptr<const std::string> text) {
-  if (text->empty()) return Bytes();
-  std::string_view view(*text);
-  return Bytes(std::move(text), view);
-}
-
-}  // namespace
 
 OutgoingData::OutgoingData(const OutgoingMessage& message)
-    : payload(message.sharedPayload ? shared(message.sharedPayload) : Bytes::copy(message.payload)),
+    : payload(message.sharedPayload ? Bytes::share(message.sharedPayload)
+                                    : Bytes::copy(message.payload)),
       key(message.key),
       orderingKey(message.orderingKey),
       keyIsBase64(message.keyIsBase64),
@@ -23,7 +14,7 @@ OutgoingData::OutgoingData(const OutgoingMessage& message)
       eventTime(message.eventTime) {}
 
 OutgoingData::OutgoingData(OutgoingMessage&& message)
-    : payload(message.sharedPayload ? shared(std::move(message.sharedPayload))
+    : payload(message.sharedPayload ? Bytes::share(std::move(message.sharedPayload))
                                     : Bytes::adopt(std::move(message.payload))),
       key(std::move(message.key)),
       orderingKey(std::move(message.orderingKey)),
