@@ -69,27 +69,32 @@ Usage usageNow() {
   return {seconds(usage.ru_utime) + seconds(usage.ru_stime), usage.ru_maxrss};
 }
 
-// Counts async completions and bounds how many are in flight.
+// Counts async completions and bounds how many are in flight. A completion wakes the sending
+// thread only when that thread waits (for a permit, or for the last completions), as the Java
+// harness's Semaphore (Perf.java) does. (It wakes it under the lock: once woken, waitForAll may
+// return and end this object.)
 class InFlight {
  public:
   explicit InFlight(int window) : window_(window) {}
   void acquire() {
     std::unique_lock lock(mutex_);
+    ++waiting_;
     changed_.wait(lock, [&] { return inFlight_ < window_; });
+    --waiting_;
     ++inFlight_;
   }
   void release(bool failed) {
-    {
-      std::lock_guard lock(mutex_);
-      --inFlight_;
-      ++completed_;
-      if (failed) ++failures_;
-    }
-    changed_.notify_all();
+    std::lock_guard lock(mutex_);
+    --inFlight_;
+    if (failed) ++failures_;
+    if (waiting_ > 0) changed_.notify_all();
   }
-  void waitFor(int completions) {
+  // Returns once every started operation completed.
+  void waitForAll() {
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [&] { return completed_ >= completions; });
+    ++waiting_;
+    changed_.wait(lock, [&] { return inFlight_ == 0; });
+    --waiting_;
   }
   int failures() {
     std::lock_guard lock(mutex_);
@@ -101,7 +106,7 @@ class InFlight {
   std::condition_variable changed_;
   int window_;
   int inFlight_ = 0;
-  int completed_ = 0;
+  int waiting_ = 0;
   int failures_ = 0;
 };
 
@@ -133,7 +138,7 @@ int publish(Producer& producer, int messages, const std::shared_ptr<const std::s
       inFlight.release(static_cast<bool>(ec));
     });
   }
-  inFlight.waitFor(messages);
+  inFlight.waitForAll();
   return inFlight.failures();
 }
 
@@ -155,7 +160,7 @@ int receiveAll(Consumer& consumer, int messages, int window, std::chrono::millis
     act(*message,
         [&inFlight](boost::system::error_code ec) { inFlight.release(static_cast<bool>(ec)); });
   }
-  inFlight.waitFor(started);
+  inFlight.waitForAll();
   return (messages - started) + inFlight.failures();
 }
 

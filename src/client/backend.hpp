@@ -53,9 +53,9 @@ class BackendProducer {
   // deliverAfter/deliverAt and the size against the broker's maximum message size. With a
   // transaction, the message is stored as part of it (the topic is registered with the
   // transaction first).
-  virtual void send(OutgoingData message, Callback<MessageId> done) = 0;
+  virtual void send(OutgoingData message, BackendCallback<MessageId> done) = 0;
   virtual void send(OutgoingData message, const std::shared_ptr<BackendTransaction>& transaction,
-                    Callback<MessageId> done) = 0;
+                    BackendCallback<MessageId> done) = 0;
   virtual void close(Callback<> done) = 0;
 };
 
@@ -101,13 +101,13 @@ class BackendConsumer {
   virtual void flow(std::uint32_t permits) = 0;
   // Individual acknowledgement. For a message of a batch entry, the entry is acknowledged on the
   // broker once every index of it is.
-  virtual void acknowledge(const MessageData& message, Callback<> done) = 0;
+  virtual void acknowledge(const MessageData& message, BackendCallback<> done) = 0;
   // Acknowledgement as part of a transaction (the subscription is registered with it first):
   // pending until it commits. transaction_conflict when the message is acknowledged already or
   // pending in another transaction.
   virtual void acknowledge(const MessageData& message,
                            const std::shared_ptr<BackendTransaction>& transaction,
-                           Callback<> done) = 0;
+                           BackendCallback<> done) = 0;
   // Asks the broker to redeliver these messages now, with their redelivery count raised. On
   // Exclusive and Failover subscriptions Pulsar redelivers every unacknowledged message instead
   // (and the backend calls MessageSink::onReset); Pulsar keeps redelivery counts only on Shared

@@ -131,8 +131,8 @@ void ProducerImpl::send(OutgoingData message, Callback<MessageId> done,
   auto bytes = message.contentBytes();  // payload, keys, property names and values
   if (auto room = limit_->acquire(bytes); !room.ok()) return refuse(room);
   // One completion for the room and the metrics, counted as it completes.
-  Callback<MessageId> sent = [record = record_, bytes, started, done = std::move(done)](
-                                 const Status& status, MessageId id) {
+  BackendCallback<MessageId> sent = [record = record_, bytes, started, done = std::move(done)](
+                                        const Status& status, MessageId id) {
     record->limit->release(bytes);  // first: a handler that sends again finds the room
     record->count(status, started);
     done(status, id);

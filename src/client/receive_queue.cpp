@@ -13,6 +13,8 @@ std::uint64_t& epochOf(std::vector<std::uint64_t>& epochs, std::size_t slot) {
 
 }  // namespace
 
+// The blocked receiver is woken after the lock is let go: woken under it, it would wait for the
+// lock straight away (one more sleep and wake-up per message received while it waits).
 void ReceiveQueue::push(Item item) {
   Waiter waiter;
   {
@@ -21,12 +23,12 @@ void ReceiveQueue::push(Item item) {
     item.epoch = epochOf(epochs_, item.slot);
     if (waiters_.empty()) {
       items_.push_back(std::move(item));
-      available_.notify_one();
-      return;
+    } else {
+      waiter = std::move(waiters_.front().second);
+      waiters_.pop_front();
     }
-    waiter = std::move(waiters_.front().second);
-    waiters_.pop_front();
   }
+  if (!waiter) return available_.notify_one();
   waiter({}, std::move(item));
 }
 
@@ -37,12 +39,12 @@ void ReceiveQueue::giveBack(Item item) {
     if (closed_ || item.epoch != epochOf(epochs_, item.slot)) return;
     if (waiters_.empty()) {
       items_.push_front(std::move(item));
-      available_.notify_one();
-      return;
+    } else {
+      waiter = std::move(waiters_.front().second);
+      waiters_.pop_front();
     }
-    waiter = std::move(waiters_.front().second);
-    waiters_.pop_front();
   }
+  if (!waiter) return available_.notify_one();
   waiter({}, std::move(item));
 }
 

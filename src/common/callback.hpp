@@ -15,4 +15,11 @@ namespace reconsume::detail {
 template <typename... Results>
 using Callback = InlineFunction<void(const Status&, Results...)>;
 
+// What a backend's send and acknowledge take, on the path of every publish and acknowledgement:
+// the client layer wraps the caller's Callback in one that counts and gives back room, and a
+// Callback can never fit inside another of its own size — here that wrapper is kept without a
+// heap allocation. Same contract as Callback; a Callback converts to it.
+template <typename... Results>
+using BackendCallback = InlineFunction<void(const Status&, Results...), 120>;
+
 }  // namespace reconsume::detail

@@ -25,6 +25,11 @@ inline constexpr bool kIsStdFunction<std::function<R(A...)>> = true;
 
 template <typename Signature, std::size_t InlineSize = 56>
 class InlineFunction;
+// Whether T is an InlineFunction with a buffer larger than Size.
+template <typename T, std::size_t Size>
+inline constexpr bool kWiderThan = false;
+template <typename S, std::size_t N, std::size_t Size>
+inline constexpr bool kWiderThan<InlineFunction<S, N>, Size> = (N > Size);
 
 template <typename R, typename... Args, std::size_t InlineSize>
 class InlineFunction<R(Args...), InlineSize> {
@@ -32,8 +37,11 @@ class InlineFunction<R(Args...), InlineSize> {
   InlineFunction() noexcept = default;
   InlineFunction(std::nullptr_t) noexcept {}  // NOLINT: as std::function
 
+  // Not from a wider InlineFunction: it never fits a narrower one's buffer, so each such
+  // conversion would be a heap allocation nobody sees (callbacks widen towards the backends).
   template <typename F,
             typename = std::enable_if_t<!std::is_same_v<std::decay_t<F>, InlineFunction> &&
+                                        !kWiderThan<std::decay_t<F>, InlineSize> &&
                                         std::is_invocable_r_v<R, std::decay_t<F>&, Args...>>>
   InlineFunction(F&& f) {  // NOLINT: as std::function
     using Target = std::decay_t<F>;

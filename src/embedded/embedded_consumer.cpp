@@ -38,7 +38,7 @@ Status EmbeddedConsumer::answer(Status status, const MessageId& id, const TxnId*
                     (status.ok() ? std::string("acknowledged") : status.message));
 }
 
-void EmbeddedConsumer::acknowledge(const MessageData& message, Callback<> done) {
+void EmbeddedConsumer::acknowledge(const MessageData& message, BackendCallback<> done) {
   if (closed_) return done(closedStatus());
   topic_->acknowledge(*subscription_, message.id);
   done(answer({}, message.id, nullptr));
@@ -46,7 +46,7 @@ void EmbeddedConsumer::acknowledge(const MessageData& message, Callback<> done) 
 
 void EmbeddedConsumer::acknowledge(const MessageData& message,
                                    const std::shared_ptr<client::BackendTransaction>& transaction,
-                                   Callback<> done) {
+                                   BackendCallback<> done) {
   if (closed_) return done(closedStatus());
   Status status;
   auto asked = [&] {

@@ -26,11 +26,11 @@ class EmbeddedConsumer final : public client::BackendConsumer, public Closable {
 
   const std::string& topic() const override { return topic_->name(); }
   void flow(std::uint32_t permits) override;
-  void acknowledge(const MessageData& message, Callback<> done) override;
+  void acknowledge(const MessageData& message, BackendCallback<> done) override;
   // Held (delivered to nobody, still in the backlog) until the transaction ends.
   void acknowledge(const MessageData& message,
                    const std::shared_ptr<client::BackendTransaction>& transaction,
-                   Callback<> done) override;
+                   BackendCallback<> done) override;
   void redeliver(const std::vector<MessageId>& ids) override;
   void redeliverAll() override;
   void seek(const MessageId& id, Callback<> done) override;

@@ -38,14 +38,14 @@ Status EmbeddedProducer::closedStatus() const {
                 "producer '" + state_->name + "' of topic " + topic_->name() + " is closed");
 }
 
-void EmbeddedProducer::send(OutgoingData message, Callback<MessageId> done) {
+void EmbeddedProducer::send(OutgoingData message, BackendCallback<MessageId> done) {
   if (closed_) return done(closedStatus(), MessageId());
   publish(std::move(message), nullptr, done);
 }
 
 void EmbeddedProducer::send(OutgoingData message,
                             const std::shared_ptr<client::BackendTransaction>& transaction,
-                            Callback<MessageId> done) {
+                            BackendCallback<MessageId> done) {
   if (closed_) return done(closedStatus(), MessageId());
   Status status;
   auto asked = [&] { return "publish to topic " + topic_->name(); };
@@ -56,7 +56,7 @@ void EmbeddedProducer::send(OutgoingData message,
 }
 
 void EmbeddedProducer::publish(OutgoingData&& message, const TxnRef* txn,
-                               Callback<MessageId>& done) {
+                               BackendCallback<MessageId>& done) {
   if (auto status = validate(message); !status.ok()) return done(status, MessageId());
   auto data = std::make_shared<MessageData>();
   data->topic = topic_->sharedName();

@@ -22,17 +22,17 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
 
   const std::string& topic() const override { return topic_->name(); }
   // The stored message shares the payload and properties it is given: no copy.
-  void send(OutgoingData message, Callback<MessageId> done) override;
+  void send(OutgoingData message, BackendCallback<MessageId> done) override;
   // Stored at once (the id is final) but dispatched only once the transaction commits.
   void send(OutgoingData message, const std::shared_ptr<client::BackendTransaction>& transaction,
-            Callback<MessageId> done) override;
+            BackendCallback<MessageId> done) override;
   void close(Callback<> done) override;
   void closeNow() override;
 
  private:
   Status validate(const OutgoingData& message) const;
   Status closedStatus() const;
-  void publish(OutgoingData&& message, const TxnRef* txn, Callback<MessageId>& done);
+  void publish(OutgoingData&& message, const TxnRef* txn, BackendCallback<MessageId>& done);
 
   const std::shared_ptr<Topic> topic_;
   // Guarded by the topic's mutex (the name is fixed); shared with a deferred close.

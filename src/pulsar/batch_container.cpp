@@ -10,7 +10,7 @@
 namespace reconsume::detail::pulsar {
 
 BatchedMessage BatchedMessage::of(OutgoingData message, std::optional<std::uint64_t> deliverAtMs,
-                                  Callback<MessageId> done) {
+                                  BackendCallback<MessageId> done) {
   BatchedMessage batched;
   batched.metadata = protocol::BatchBuilder::serializedMetadata(message);
   batched.payload = std::move(message.payload);
@@ -91,12 +91,13 @@ std::vector<OutgoingEntry> BatchContainer::takeAll() {
   return entries;
 }
 
-Callback<MessageId> BatchContainer::completion(OutgoingEntry& entry, std::int32_t partition) {
-  std::vector<Callback<MessageId>> each;
+BackendCallback<MessageId> BatchContainer::completion(OutgoingEntry& entry,
+                                                      std::int32_t partition) {
+  std::vector<BackendCallback<MessageId>> each;
   each.reserve(entry.batch.size());
   for (auto& message : entry.batch) each.push_back(std::move(message.done));
   if (each.size() == 1) return std::move(each.front());
-  auto shared = std::make_shared<std::vector<Callback<MessageId>>>(std::move(each));
+  auto shared = std::make_shared<std::vector<BackendCallback<MessageId>>>(std::move(each));
   return [shared, partition](const Status& status, MessageId id) {
     const auto size = static_cast<std::int32_t>(shared->size());
     for (std::int32_t i = 0; i < size; ++i) {

@@ -37,11 +37,11 @@ struct BatchedMessage {
   std::optional<std::string> key, orderingKey;
   bool keyIsBase64{false};
   std::optional<std::uint64_t> deliverAtMs;  // epoch ms; only with a delayedWindow
-  Callback<MessageId> done;
+  BackendCallback<MessageId> done;
 
   // Built on the sender's thread; the payload is moved, not copied.
   static BatchedMessage of(OutgoingData message, std::optional<std::uint64_t> deliverAtMs,
-                           Callback<MessageId> done);
+                           BackendCallback<MessageId> done);
 
   // Its share of the entry at most: size prefix, metadata with a sequence id, payload.
   std::size_t bytes() const { return 4 + metadata.size() + 11 + payload.size(); }
@@ -83,7 +83,7 @@ class BatchContainer {
 
   // The messages' callbacks as one for the entry: each gets the entry's id with its batch index
   // (or the failure). A batch of one message becomes a plain entry, as Java sends it.
-  static Callback<MessageId> completion(OutgoingEntry& entry, std::int32_t partition);
+  static BackendCallback<MessageId> completion(OutgoingEntry& entry, std::int32_t partition);
 
   // The entry's metadata and payload with sequence ids from `firstSequenceId` on: a batch entry
   // (compressed as `context` says), or for a batch of one a plain message.

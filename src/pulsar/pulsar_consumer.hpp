@@ -60,10 +60,10 @@ class PulsarConsumer final : public client::BackendConsumer,
 
   const std::string& topic() const override { return spec_.topic; }
   void flow(std::uint32_t permits) override;
-  void acknowledge(const MessageData& message, Callback<> done) override;
+  void acknowledge(const MessageData& message, BackendCallback<> done) override;
   void acknowledge(const MessageData& message,
                    const std::shared_ptr<client::BackendTransaction>& transaction,
-                   Callback<> done) override;
+                   BackendCallback<> done) override;
   void redeliver(const std::vector<MessageId>& ids) override;
   void redeliverAll() override;
   void seek(const MessageId& id, Callback<> done) override;
@@ -114,7 +114,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   void failDeferred(const Status& why);
   void armDeferredTimer();
   void onDeferredTimer();
-  void ackEntry(const MessageId& id, Callback<> done);
+  void ackEntry(const MessageId& id, BackendCallback<> done);
   // What acknowledge() handed over, into acksToSend_ (or completed: an index of a batch entry
   // not complete yet); flushAcks() sends it.
   void drainAcks();
@@ -144,11 +144,11 @@ class PulsarConsumer final : public client::BackendConsumer,
   ReaderPosition position_;
   BatchAcks batches_;
   std::deque<Deferred> deferred_;
-  std::vector<std::pair<MessageId, Callback<>>> acksToSend_;
+  std::vector<std::pair<MessageId, BackendCallback<>>> acksToSend_;
   struct HandedAck {
     MessageId id;
     std::shared_ptr<protocol::BatchAckTracker> tracker;
-    Callback<> done;
+    BackendCallback<> done;
   };
   std::vector<HandedAck> ackDrained_;     // kept for its capacity
   std::set<std::uint64_t> acksInFlight_;  // request ids of ACKs on the current attachment

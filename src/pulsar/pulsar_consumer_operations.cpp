@@ -58,7 +58,7 @@ void PulsarConsumer::onDeferredTimer() {
 
 // ----- acknowledgements -------------------------------------------------------------------------
 
-void PulsarConsumer::acknowledge(const MessageData& message, Callback<> done) {
+void PulsarConsumer::acknowledge(const MessageData& message, BackendCallback<> done) {
   // Acknowledgements made in one burst reach the strand together and go out as one ACK command
   // with one receipt.
   if (ackInbox_.push({message.id,
@@ -95,7 +95,7 @@ void PulsarConsumer::drainAcks() {
   ackDrained_.clear();
 }
 
-void PulsarConsumer::ackEntry(const MessageId& id, Callback<> done) {
+void PulsarConsumer::ackEntry(const MessageId& id, BackendCallback<> done) {
   // Acknowledgements made in one burst go out together: one ACK command, one receipt. The flush
   // is posted behind them, so it adds no waiting.
   acksToSend_.push_back({id, std::move(done)});
@@ -117,7 +117,7 @@ void PulsarConsumer::flushAcks() {
     return;
   }
   std::vector<MessageId> ids;
-  std::vector<Callback<>> callbacks;
+  std::vector<BackendCallback<>> callbacks;
   for (auto& [id, done] : batch) {
     ids.push_back(id);
     callbacks.push_back(std::move(done));

@@ -31,7 +31,7 @@ std::vector<std::int64_t> ackSetForIndex(int batchSize, int index) {
 
 void PulsarConsumer::acknowledge(const MessageData& message,
                                  const std::shared_ptr<client::BackendTransaction>& transaction,
-                                 Callback<> done) {
+                                 BackendCallback<> done) {
   auto txn = PulsarTransaction::from(transaction);
   if (!txn) {
     return done(Status(

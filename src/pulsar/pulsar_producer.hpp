@@ -54,12 +54,12 @@ class PulsarProducer final : public client::BackendProducer,
                      Callback<std::shared_ptr<client::BackendProducer>> done);
 
   const std::string& topic() const override { return options_.topic; }
-  void send(OutgoingData message, Callback<MessageId> done) override;
+  void send(OutgoingData message, BackendCallback<MessageId> done) override;
   // Registers the topic with the transaction first (once per transaction), then queues the
   // message like any other, its metadata and SEND carrying the transaction's id. A message sent
   // outside the transaction meanwhile may overtake it.
   void send(OutgoingData message, const std::shared_ptr<client::BackendTransaction>& transaction,
-            Callback<MessageId> done) override;
+            BackendCallback<MessageId> done) override;
   void close(Callback<> done) override;
   void shutdown(const Status& why) override;
 
@@ -88,7 +88,7 @@ class PulsarProducer final : public client::BackendProducer,
   // order kept): a message for a batch, or one that is its own entry.
   struct Unbatched {
     protocol::EncodedMessage message;
-    Callback<MessageId> done;
+    BackendCallback<MessageId> done;
   };
   using Handed = std::variant<BatchedMessage, Unbatched>;
   void hand(Handed send);
@@ -97,7 +97,7 @@ class PulsarProducer final : public client::BackendProducer,
   Status encodeOutgoing(const OutgoingData& message, protocol::EncodedMessage& out) const;
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
   bool batches(const OutgoingData& message) const;
-  void sendBatched(OutgoingData message, Callback<MessageId> done);
+  void sendBatched(OutgoingData message, BackendCallback<MessageId> done);
   void addToBatch(BatchedMessage message);
   void writeBatch(std::optional<OutgoingEntry> entry);
   void flushBatches();
@@ -106,8 +106,8 @@ class PulsarProducer final : public client::BackendProducer,
   protocol::SendContext entryContext() const;
   Status closedOrEnded() const;
   // A message as its own entry, after what the open batches hold.
-  void enqueue(protocol::EncodedMessage message, Callback<MessageId> done);
-  void admit(OutgoingEntry entry, Callback<MessageId> done);
+  void enqueue(protocol::EncodedMessage message, BackendCallback<MessageId> done);
+  void admit(OutgoingEntry entry, BackendCallback<MessageId> done);
   void handleFrame(const protocol::Frame& frame);
   void onReceipt(const proto::CommandSendReceipt& receipt);
   Bytes encode(OutgoingEntry& entry, std::uint64_t sequenceId) const;

@@ -21,7 +21,7 @@ bool PulsarProducer::batches(const OutgoingData& message) const {
   return true;
 }
 
-void PulsarProducer::sendBatched(OutgoingData message, Callback<MessageId> done) {
+void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId> done) {
   if (closed_) {
     return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
   }

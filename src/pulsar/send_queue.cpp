@@ -13,7 +13,7 @@ bool isTransactional(const OutgoingEntry& entry) {
 
 }  // namespace
 
-SendQueue::Admitted SendQueue::admit(OutgoingEntry message, Callback<MessageId> done,
+SendQueue::Admitted SendQueue::admit(OutgoingEntry message, BackendCallback<MessageId> done,
                                      TimePoint deadline, const Encoder& encode) {
   // Waiting messages go first: a message must not overtake one sent before it.
   if (pending_.size() < maxPending_ && waiting_.empty()) {
@@ -58,8 +58,8 @@ std::size_t SendQueue::refill(const Encoder& encode) {
   return moved;
 }
 
-std::vector<Callback<MessageId>> SendQueue::expire(TimePoint now) {
-  std::vector<Callback<MessageId>> expired;
+std::vector<BackendCallback<MessageId>> SendQueue::expire(TimePoint now) {
+  std::vector<BackendCallback<MessageId>> expired;
   // Deadlines grow with the order of sends, so the expired ones are at the front; a message
   // behind an unexpired one waits for it (its receipt could still come).
   while (!pending_.empty() && pending_.front().deadline <= now) {
@@ -73,8 +73,8 @@ std::vector<Callback<MessageId>> SendQueue::expire(TimePoint now) {
   return expired;
 }
 
-std::vector<Callback<MessageId>> SendQueue::takeAll() {
-  std::vector<Callback<MessageId>> all;
+std::vector<BackendCallback<MessageId>> SendQueue::takeAll() {
+  std::vector<BackendCallback<MessageId>> all;
   for (auto& entry : pending_) all.push_back(std::move(entry.done));
   for (auto& entry : waiting_) all.push_back(std::move(entry.done));
   pending_.clear();

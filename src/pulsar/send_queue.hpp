@@ -33,7 +33,7 @@ class SendQueue {
   struct Pending {
     std::uint64_t sequenceId{0};  // a batch's first
     Bytes frame;                  // shared with the connection while it writes it
-    Callback<MessageId> done;
+    BackendCallback<MessageId> done;
     TimePoint deadline;         // TimePoint::max(): no send timeout
     bool transactional{false};  // a message of a transaction: never written twice (see below)
     bool written{false};        // handed to a connection since it was admitted
@@ -41,7 +41,7 @@ class SendQueue {
   // An entry admitted while the queue was full, not yet given a sequence id.
   struct Waiting {
     OutgoingEntry message;
-    Callback<MessageId> done;
+    BackendCallback<MessageId> done;
     TimePoint deadline;
   };
   // Turns an admitted entry into its frame once it has its (first) sequence id.
@@ -54,7 +54,7 @@ class SendQueue {
   // pending: it has the next sequence id and its frame is back()'s (write it if connected);
   // waiting: the queue is full and the message waits for room; busy: full and not blocking
   // (`done` was not kept).
-  Admitted admit(OutgoingEntry message, Callback<MessageId> done, TimePoint deadline,
+  Admitted admit(OutgoingEntry message, BackendCallback<MessageId> done, TimePoint deadline,
                  const Encoder& encode);
 
   // The receipt for `sequenceId`: the oldest pending message when it matches. `outOfOrder` is
@@ -67,9 +67,9 @@ class SendQueue {
   std::size_t refill(const Encoder& encode);
 
   // Everything whose deadline passed, oldest first (pending, then waiting).
-  std::vector<Callback<MessageId>> expire(TimePoint now);
+  std::vector<BackendCallback<MessageId>> expire(TimePoint now);
   // Everything, for a failure that ends them all (closed, topic terminated).
-  std::vector<Callback<MessageId>> takeAll();
+  std::vector<BackendCallback<MessageId>> takeAll();
 
   // Marks the last `count` pending entries as handed to a connection.
   void markWritten(std::size_t count);

@@ -7,6 +7,9 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <type_traits>
+
+#include "common/callback.hpp"
 
 namespace reconsume::detail {
 namespace {
@@ -75,6 +78,45 @@ TEST(InlineFunction, ForwardsReferencesAndMovesValues) {
   const std::string first = "first ";
   f(first, std::string(100, 'x'));
   EXPECT_EQ(seen, "first " + std::string(100, 'x'));
+}
+
+// Counts the moves of the target it is captured in: a target kept inside its wrapper moves with
+// it, one on the heap stays where it is.
+struct MoveCounter {
+  explicit MoveCounter(int* moves) : moves(moves) {}
+  MoveCounter(const MoveCounter&) = default;
+  MoveCounter(MoveCounter&& other) noexcept : moves(other.moves) { ++*moves; }
+  int* moves;
+};
+
+// A backend's callback holds the client layer's wrapper around a Callback (the Callback and what
+// it counts with) inside itself; a Callback cannot, and a wider callback never converts to a
+// narrower one (that would always allocate).
+TEST(InlineFunction, ABackendCallbackHoldsAWrappedCallbackInline) {
+  static_assert(std::is_constructible_v<BackendCallback<>, Callback<>>);
+  static_assert(!std::is_constructible_v<Callback<>, BackendCallback<>>);
+  static_assert(!std::is_convertible_v<BackendCallback<int>, Callback<int>>);
+  int called = 0;
+  Callback<> inner = [&called](const Status& status) { called += status.ok() ? 1 : 100; };
+  int moves = 0;
+  auto wrapper = [inner, owner = std::make_shared<int>(), count = std::size_t{0},
+                  started = std::int64_t{0},
+                  counter = MoveCounter(&moves)](const Status& status) { inner(status); };
+  static_assert(sizeof(wrapper) > sizeof(Callback<>));
+
+  BackendCallback<> wide = wrapper;
+  moves = 0;
+  BackendCallback<> wideMoved = std::move(wide);
+  EXPECT_EQ(moves, 1);  // inside: moved along
+
+  Callback<> narrow = wrapper;
+  moves = 0;
+  Callback<> narrowMoved = std::move(narrow);
+  EXPECT_EQ(moves, 0);  // on the heap: the pointer moved
+
+  wideMoved(Status());
+  narrowMoved(Status());
+  EXPECT_EQ(called, 2);
 }
 
 }  // namespace
