@@ -15,6 +15,7 @@ void AckGrouper::add(Held ack) {
     std::lock_guard lock(mutex_);
     heldIds_.insert({ack.slot, ack.message.id()});
     held_.push_back(std::move(ack));
+    heldCount_.store(held_.size(), std::memory_order_release);
     if (held_.size() >= kMaxGroupSize) {
       full = takeLocked();
     } else {
@@ -25,6 +26,7 @@ void AckGrouper::add(Held ack) {
 }
 
 bool AckGrouper::holds(std::size_t slot, const MessageId& id) const {
+  if (heldCount_.load(std::memory_order_acquire) == 0) return false;
   std::lock_guard lock(mutex_);
   return heldIds_.contains({slot, id});
 }
@@ -57,6 +59,7 @@ std::vector<AckGrouper::Held> AckGrouper::takeLocked() {
   if (armed_) timer_.cancel();
   armed_ = false;
   heldIds_.clear();  // keeps its capacity
+  heldCount_.store(0, std::memory_order_release);
   auto taken = std::exchange(held_, {});
   held_.reserve(taken.size());  // the next group is likely as big: one allocation, no regrowth
   return taken;

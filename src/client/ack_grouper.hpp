@@ -15,6 +15,7 @@
 // flushNow(), or on `executor` when the time is up.
 #pragma once
 
+#include <atomic>
 #include <boost/unordered/unordered_flat_set.hpp>
 #include <chrono>
 #include <functional>
@@ -61,6 +62,9 @@ class AckGrouper : public std::enable_shared_from_this<AckGrouper> {
   std::vector<Held> held_;
   // Open addressing, sized for a full group once: holding an acknowledgement allocates nothing.
   boost::unordered_flat_set<SlotMessageKey, SlotMessageKeyHash> heldIds_;
+  // held_.size(), written under mutex_: holds() — called for every message received — takes the
+  // lock only when something is held (never, for acknowledgements that bypass the group).
+  std::atomic<std::size_t> heldCount_{0};
   Timer timer_;  // used under mutex_ only
   bool armed_ = false;
 };
