@@ -90,6 +90,53 @@ TEST(PulsarManualClock, ASendTimesOutWhenTheClockPassesTheSendTimeout) {
   EXPECT_NE(status.message.find("sendTimeout"), std::string::npos) << status.message;
 }
 
+// The send timer stays armed for the first message's deadline after its receipt (the queue is
+// empty then); firing with the second message pending, it must neither fail that one early nor
+// leave it without a deadline.
+TEST(PulsarManualClock, ASendAfterAConfirmedOneTimesOutAtItsOwnDeadline) {
+  std::string url;
+  std::promise<void> secondSeen;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerLookup(peer, url);
+    auto producerId = answerProducer(peer).producer_id();
+    peer.expect(proto::BaseCommand::SEND);
+    receipt(peer, producerId, 0, 0);
+    peer.expect(proto::BaseCommand::SEND);  // and never a receipt
+    secondSeen.set_value();
+    peer.answerClosesUntilClosed();
+  }});
+  url = broker.url();
+  auto clock = std::make_shared<ManualSteadyClock>();
+  ManualClockBackend backend(url, clock);
+  ProducerOptions options;
+  options.topic = kScriptedTopic;
+  options.sendTimeout = 6s;
+  options.batching.enabled = false;
+  auto producer = backend.createProducer(options);
+
+  std::promise<Status> first, second;
+  OutgoingMessage message;
+  message.payload = "confirmed";
+  producer->send(message, [&](const Status& status, MessageId) { first.set_value(status); });
+  auto confirmed = first.get_future();
+  ASSERT_EQ(confirmed.wait_for(10s), std::future_status::ready);
+  ASSERT_TRUE(confirmed.get().ok());
+
+  clock->advance(2s);
+  message.payload = "never confirmed";
+  producer->send(message, [&](const Status& status, MessageId) { second.set_value(status); });
+  ASSERT_EQ(secondSeen.get_future().wait_for(10s), std::future_status::ready);
+  auto outcome = second.get_future();
+  clock->advance(4s);  // the first message's deadline: the timer fires with nothing due
+  EXPECT_EQ(outcome.wait_for(100ms), std::future_status::timeout) << "6 s after the first send";
+  clock->advance(1s);
+  EXPECT_EQ(outcome.wait_for(100ms), std::future_status::timeout) << "5 s after the second";
+  clock->advance(1s);
+  ASSERT_EQ(outcome.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(outcome.get().code, make_error_code(errc::timeout));
+}
+
 TEST(PulsarManualClock, AProducerComesBackOnlyAfterTheBackoffOnTheClock) {
   std::string url;
   std::promise<void> dropped, back;
