@@ -52,16 +52,16 @@ void deadLetterWith(const detail::client::ConsumerImpl& core, detail::retry::Rec
   startRetry(core, retry, message, request, reason, {}, std::move(done));
 }
 
-// Adapts a public Completion to an internal callback, logging the text of a failure.
-template <typename... Args>
+// Adapts a public Completion to an internal callback, logging the text of a failure. The handler
+// runs with the client's other completions (client/completion_inbox.hpp).
 auto completeWith(detail::client::ConsumerImpl& consumer,
-                  detail::Completion<void(boost::system::error_code, Args...)> done,
-                  const char* operation) {
+                  detail::Completion<void(boost::system::error_code)> done, const char* operation) {
   auto completion = std::make_shared<decltype(done)>(std::move(done));
   auto client = consumer.clientPtr();
-  return [completion, client, operation](const Status& status, Args... args) {
+  return [completion, client, operation](const Status& status) {
     if (!status.ok()) client->log().warn(std::string(operation) + ": " + status.message);
-    completion->complete(detail::api::toErrorCode(status), std::move(args)...);
+    client->complete([completion, code = detail::api::toErrorCode(status)](
+                         boost::asio::io_context& io) { completion->completeOn(io, code); });
   };
 }
 
@@ -80,7 +80,7 @@ Message Consumer::receive() {
 std::optional<Message> Consumer::receive(std::chrono::milliseconds timeout) {
   auto& core = stateOf(impl_, "Consumer");
   refuseOnIoThread(core.client().blocking("Consumer::receive", "asyncReceive"));
-  return core.receive(std::chrono::steady_clock::now() + timeout);
+  return core.receive(timeout);
 }
 
 void Consumer::acknowledge(const Message& message) {

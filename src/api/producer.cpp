@@ -67,7 +67,8 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
     } else if (!status.ok()) {
       client->log().warn("asyncSend: " + status.message);
     }
-    completion->complete(detail::api::toErrorCode(status), id);
+    client->complete([completion, code = detail::api::toErrorCode(status),
+                      id](boost::asio::io_context& io) { completion->completeOn(io, code, id); });
   };
   if (auto check = checkPayload(message); !check.ok()) return finish(check, MessageId());
   if (!transaction) return impl->send(std::move(message), finish);

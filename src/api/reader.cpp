@@ -69,7 +69,7 @@ Message Reader::readNext() {
 std::optional<Message> Reader::readNext(std::chrono::milliseconds timeout) {
   auto& consumer = *stateOf(impl_, "Reader").consumer;
   detail::refuseOnIoThread(consumer.client().blocking("Reader::readNext", "asyncReadNext"));
-  return consumer.receive(std::chrono::steady_clock::now() + timeout);
+  return consumer.receive(timeout);
 }
 
 void Reader::seek(const MessageId& id) {

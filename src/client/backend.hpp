@@ -70,6 +70,13 @@ class MessageSink {
   // The message may be shared with other deliveries (other subscriptions, readers): read it,
   // never modify it.
   virtual void onMessage(std::shared_ptr<MessageData> message) = 0;
+  // Several messages in their order (the messages of one entry): as onMessage for each, which
+  // is what this default does. A sink may take them in one go (one lock, one wake-up of a
+  // waiting receiver instead of one per message). The elements are moved from; the caller
+  // clears the vector and may reuse it.
+  virtual void onMessages(std::vector<std::shared_ptr<MessageData>>& messages) {
+    for (auto& message : messages) onMessage(std::move(message));
+  }
   // Every message of this consumer not yet handed to the application will be delivered again
   // (reconnect, seek, redelivery of all unacknowledged messages): drop those still queued from
   // `topic`, and start counting flow permits afresh — the backend grants this consumer

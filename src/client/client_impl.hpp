@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "client/backend.hpp"
+#include "client/completion_inbox.hpp"
 #include "client/metrics_endpoint.hpp"
 #include "client/send_limits.hpp"
 #include "common/log.hpp"
@@ -52,6 +53,9 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   std::string metricsAddress() const { return endpoint_ ? endpoint_->address() : ""; }
   boost::asio::any_io_executor executor() { return runtime_->io.get_executor(); }
   boost::asio::io_context& io() { return runtime_->io; }
+  // Runs `run` on the I/O context with the completions queued with it (completion_inbox.hpp):
+  // how the public API's async operations finish.
+  void complete(CompletionInbox::Run run) { runtime_->completions.add(std::move(run)); }
   // A blocking call of the public API on this client (refused on its I/O threads: sync_call.hpp).
   BlockingCall blocking(std::string_view name, std::string_view asyncForm = {}) {
     return {runtime_->io, name, asyncForm};
@@ -80,13 +84,19 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   // a handler on one of these threads, the context must outlive that thread's run().
   struct Runtime {
     explicit Runtime(int threads)
-        : io(threads), work(io.get_executor()), strand(io.get_executor()), closeGrace(strand) {}
+        : io(threads),
+          work(io.get_executor()),
+          strand(io.get_executor()),
+          closeGrace(strand),
+          completions(io) {}
     boost::asio::io_context io;
     boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work;
     // How long close() lets objects close gracefully; on a strand, since the close that ends
     // early cancels it from any thread. Declared after `io`: it must go first.
     boost::asio::strand<boost::asio::io_context::executor_type> strand;
     boost::asio::steady_timer closeGrace;
+    // After `io`, so it goes first: a drain still queued in the context never runs then.
+    CompletionInbox completions;
     std::vector<std::thread> threads;
   };
   std::shared_ptr<Runtime> runtime_;

@@ -19,22 +19,19 @@ class ConsumerImpl::Sink final : public MessageSink {
 
   void onMessage(std::shared_ptr<MessageData> message) override {
     auto owner = owner_.lock();
-    if (!owner) return;
-    if (owner->poison_.overLimit(message->redeliveryCount)) {
-      // Delivered more than maxRedeliverCount times: not for the application. Diverted on the
-      // io executor, since a sink may not call back into the backend.
-      boost::asio::post(owner->client_->io(), [owner, slot = slot_, message = std::move(message)] {
-        owner->divert(slot, Message(message));
-      });
-      return;
-    }
-    if (owner->ackGroup_ && owner->ackGroup_->holds(slot_, message->id)) {
-      // Delivered again (a reconnection) while its acknowledgement waits in the group: dropped,
-      // its permit given back as if the application had taken it.
-      boost::asio::post(owner->client_->io(), [owner, slot = slot_] { owner->taken(slot); });
-      return;
-    }
+    if (!owner || !forApplication(owner, message)) return;
     owner->queue_.push({std::move(message), slot_});
+  }
+  void onMessages(std::vector<std::shared_ptr<MessageData>>& messages) override {
+    auto owner = owner_.lock();
+    if (!owner) return;
+    // Those not for the application are taken out, the others keep their order.
+    auto kept = messages.begin();
+    for (auto& message : messages) {
+      if (forApplication(owner, message)) *kept++ = std::move(message);
+    }
+    messages.erase(kept, messages.end());
+    owner->queue_.pushAll(slot_, messages);
   }
   void onReset(const std::string&) override {
     if (auto owner = owner_.lock()) {
@@ -50,6 +47,26 @@ class ConsumerImpl::Sink final : public MessageSink {
   }
 
  private:
+  // False when `message` goes elsewhere than to the receive queue (it is moved from then).
+  bool forApplication(const std::shared_ptr<ConsumerImpl>& owner,
+                      std::shared_ptr<MessageData>& message) const {
+    if (owner->poison_.overLimit(message->redeliveryCount)) {
+      // Delivered more than maxRedeliverCount times: not for the application. Diverted on the
+      // io executor, since a sink may not call back into the backend.
+      boost::asio::post(owner->client_->io(), [owner, slot = slot_, message = std::move(message)] {
+        owner->divert(slot, Message(message));
+      });
+      return false;
+    }
+    if (owner->ackGroup_ && owner->ackGroup_->holds(slot_, message->id)) {
+      // Delivered again (a reconnection) while its acknowledgement waits in the group: dropped,
+      // its permit given back as if the application had taken it.
+      boost::asio::post(owner->client_->io(), [owner, slot = slot_] { owner->taken(slot); });
+      return false;
+    }
+    return true;
+  }
+
   std::weak_ptr<ConsumerImpl> owner_;
   std::size_t slot_;
 };
@@ -230,11 +247,10 @@ Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
   return message;
 }
 
-std::optional<Message> ConsumerImpl::receive(
-    std::optional<std::chrono::steady_clock::time_point> deadline) {
+std::optional<Message> ConsumerImpl::receive(std::optional<std::chrono::nanoseconds> timeout) {
   if (closed_) closedStatus().raise();
   std::optional<ReceiveQueue::Item> item;
-  queue_.pop(deadline, item).raiseIfFailed();
+  queue_.pop(timeout, item).raiseIfFailed();
   if (!item) return std::nullopt;
   return handOut(std::move(*item));
 }

@@ -47,8 +47,8 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   static void create(const std::shared_ptr<ClientImpl>& client, ConsumerSpec spec,
                      Callback<std::shared_ptr<ConsumerImpl>> done);
 
-  // The next message; `deadline` in real time (nothing when it passed).
-  std::optional<Message> receive(std::optional<std::chrono::steady_clock::time_point> deadline);
+  // The next message; nothing when `timeout` (real time) passed first.
+  std::optional<Message> receive(std::optional<std::chrono::nanoseconds> timeout);
   // The parts of an async receive that may be cancelled (client/async_receive.hpp): wait in line
   // for the next item (the waiter is quick: it may run inside a backend's delivery), leave the
   // line, hand an item out to the application (flow permits, ack timeout, position), or give back

@@ -32,6 +32,29 @@ void ReceiveQueue::push(Item item) {
   waiter({}, std::move(item));
 }
 
+void ReceiveQueue::pushAll(std::size_t slot, std::vector<std::shared_ptr<MessageData>>& messages) {
+  std::vector<std::pair<Waiter, Item>> handed;  // async receivers: run once the lock is let go
+  std::size_t queued = 0;
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) return;
+    const auto epoch = epochOf(epochs_, slot);
+    for (auto& message : messages) {
+      Item item{std::move(message), slot, epoch};
+      if (waiters_.empty()) {
+        items_.push_back(std::move(item));
+        ++queued;
+      } else {
+        handed.emplace_back(std::move(waiters_.front().second), std::move(item));
+        waiters_.pop_front();
+      }
+    }
+  }
+  if (queued == 1) available_.notify_one();
+  if (queued > 1) available_.notify_all();
+  for (auto& [waiter, item] : handed) waiter({}, std::move(item));
+}
+
 void ReceiveQueue::giveBack(Item item) {
   Waiter waiter;
   {
@@ -54,14 +77,16 @@ void ReceiveQueue::drop(std::size_t slot) {
   std::erase_if(items_, [slot](const Item& item) { return item.slot == slot; });
 }
 
-Status ReceiveQueue::pop(std::optional<std::chrono::steady_clock::time_point> deadline,
+Status ReceiveQueue::pop(std::optional<std::chrono::nanoseconds> timeout,
                          std::optional<Item>& out) {
   std::unique_lock lock(mutex_);
   auto ready = [&] { return !items_.empty() || closed_; };
-  if (deadline) {
-    if (!available_.wait_until(lock, *deadline, ready)) return {};
-  } else {
-    available_.wait(lock, ready);
+  if (!ready()) {
+    if (timeout) {
+      if (!available_.wait_for(lock, *timeout, ready)) return {};
+    } else {
+      available_.wait(lock, ready);
+    }
   }
   if (!items_.empty()) {
     out = std::move(items_.front());

@@ -36,12 +36,14 @@ class ReceiveQueue {
   using Ticket = std::uint64_t;  // an async receiver's place in line
 
   void push(Item item);
+  // The messages of one backend consumer (`slot`), in order, as push() for each, under one lock
+  // and with one wake-up of the blocked receivers. The elements are moved from.
+  void pushAll(std::size_t slot, std::vector<std::shared_ptr<MessageData>>& messages);
   // Removes everything queued from `slot` (its backend will deliver it again).
   void drop(std::size_t slot);
-  // Blocks until an item is there, the deadline (real time) passes (nothing), or the queue is
-  // closed (a failed Status).
-  Status pop(std::optional<std::chrono::steady_clock::time_point> deadline,
-             std::optional<Item>& out);
+  // Blocks until an item is there, `timeout` (real time) passes (nothing), or the queue is
+  // closed (a failed Status). The clock is read only when there is nothing to take at once.
+  Status pop(std::optional<std::chrono::nanoseconds> timeout, std::optional<Item>& out);
   // Calls `waiter` once with the next item, or with the closing Status (inline when there is one).
   Ticket popAsync(Waiter waiter);
   // Takes `ticket` out of the line: true when it was still waiting (its waiter is never called).

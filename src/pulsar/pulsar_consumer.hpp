@@ -39,12 +39,12 @@
 
 #include "client/backend.hpp"
 #include "common/open_handles.hpp"
+#include "common/strand_inbox.hpp"
 #include "pulsar/attachment.hpp"
 #include "pulsar/batch_acks.hpp"
 #include "pulsar/flow_permits.hpp"
 #include "pulsar/handle.hpp"
 #include "pulsar/reader_position.hpp"
-#include "pulsar/strand_inbox.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -132,6 +132,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   const std::shared_ptr<Network> network_;
   const client::SubscribeSpec spec_;
   const std::shared_ptr<client::MessageSink> sink_;
+  std::vector<std::shared_ptr<MessageData>> delivering_;  // one entry's messages; its capacity kept
   const std::int32_t partition_;
   const SharedText topicName_;  // spec_.topic, shared by every message received
   boost::asio::strand<boost::asio::any_io_executor> strand_;

@@ -91,10 +91,12 @@ void PulsarConsumer::handleMessage(protocol::Frame& frame) {
       ++dropped;
       continue;
     }
-    auto data = std::make_shared<MessageData>(std::move(received.data));
+    auto& data = delivering_.emplace_back(std::make_shared<MessageData>(std::move(received.data)));
     data->backendState = tracker;
-    sink_->onMessage(std::move(data));
   }
+  // All of the entry at once: the receive queue is locked once for them, not once each.
+  if (!delivering_.empty()) sink_->onMessages(delivering_);
+  delivering_.clear();
   if (dropped > 0) returnPermits(dropped);
 }
 

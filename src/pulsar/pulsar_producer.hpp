@@ -34,11 +34,11 @@
 
 #include "client/backend.hpp"
 #include "common/open_handles.hpp"
+#include "common/strand_inbox.hpp"
 #include "pulsar/attachment.hpp"
 #include "pulsar/batch_container.hpp"
 #include "pulsar/handle.hpp"
 #include "pulsar/send_queue.hpp"
-#include "pulsar/strand_inbox.hpp"
 
 namespace reconsume::detail::pulsar {
 

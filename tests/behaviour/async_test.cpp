@@ -1,4 +1,6 @@
 // The async forms: callbacks, futures and coroutines, completing on the handler's executor.
+#include <algorithm>
+#include <atomic>
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
@@ -6,6 +8,8 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <mutex>
+#include <set>
 #include <thread>
 
 #include "fixture.hpp"
@@ -14,6 +18,12 @@ namespace reconsume::behaviour {
 namespace {
 
 namespace asio = boost::asio;
+
+OutgoingMessage withPayload(std::string payload) {
+  OutgoingMessage message;
+  message.payload = std::move(payload);
+  return message;
+}
 
 class Async : public BehaviourTest {
  protected:
@@ -98,6 +108,75 @@ TEST_P(Async, ProducerSendsWithAFuture) {
   ASSERT_EQ(id.wait_for(10s), std::future_status::ready);
   auto reader = client().createReader(topic);
   EXPECT_EQ(reader.readNext(kDueWithin)->id(), id.get());
+}
+
+// Completions of a burst run together on the client's I/O thread (client/completion_inbox.hpp):
+// still in the order the operations finished, never on the caller's thread, and never inside the
+// call that started the operation — not even one started from a handler already on that thread.
+TEST_P(Async, ABurstOfSendsCompletesInOrderOnTheClientsThreadNeverInsideTheCall) {
+  auto topic = uniqueTopic("async-burst");
+  auto producer = client().createProducer(topic);
+  constexpr int kSends = 200;
+  std::mutex mutex;
+  std::vector<MessageId> completed;
+  std::set<std::thread::id> threads;
+  std::promise<void> allDone;
+  std::vector<MessageId> sentIds(kSends);
+  for (int i = 0; i < kSends; ++i) {
+    producer.asyncSend(withPayload("m" + std::to_string(i)),
+                       [&, i](boost::system::error_code ec, MessageId id) {
+                         EXPECT_FALSE(ec) << ec.message();
+                         std::lock_guard lock(mutex);
+                         sentIds[static_cast<std::size_t>(i)] = id;
+                         completed.push_back(id);
+                         threads.insert(std::this_thread::get_id());
+                         if (completed.size() == kSends) allDone.set_value();
+                       });
+  }
+  ASSERT_EQ(allDone.get_future().wait_for(10s), std::future_status::ready);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(completed, sentIds);  // the i-th completion is the i-th send's
+  EXPECT_TRUE(std::is_sorted(completed.begin(), completed.end()));
+  EXPECT_EQ(threads.count(std::this_thread::get_id()), 0u);
+
+  std::promise<bool> ranInsideTheCall;
+  std::promise<void> innerRan;
+  producer.asyncSend(withPayload("outer"), [&](boost::system::error_code, MessageId) {
+    auto ran = std::make_shared<std::atomic<bool>>(false);
+    producer.asyncSend(withPayload("inner"),
+                       [ran, &innerRan](boost::system::error_code, MessageId) {
+                         ran->store(true);
+                         innerRan.set_value();
+                       });
+    ranInsideTheCall.set_value(ran->load());
+  });
+  auto inside = ranInsideTheCall.get_future();
+  ASSERT_EQ(inside.wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(inside.get()) << "the inner handler ran inside asyncSend";
+  EXPECT_EQ(innerRan.get_future().wait_for(10s), std::future_status::ready);
+}
+
+TEST_P(Async, AcknowledgementsAndSendsCompleteOnAHandlersOwnExecutor) {
+  auto topic = uniqueTopic("async-own");
+  auto consumer = retrying(topic);
+  auto producer = client().createProducer(topic);
+  asio::io_context own;
+  std::thread::id sentOn, ackedOn;
+  producer.asyncSend(withPayload("payload"),
+                     asio::bind_executor(own, [&](boost::system::error_code ec, MessageId) {
+                       EXPECT_FALSE(ec) << ec.message();
+                       sentOn = std::this_thread::get_id();
+                     }));
+  own.run_for(10s);
+  own.restart();
+  auto message = receiveNow(consumer);
+  consumer.asyncAcknowledge(message, asio::bind_executor(own, [&](boost::system::error_code ec) {
+                              EXPECT_FALSE(ec) << ec.message();
+                              ackedOn = std::this_thread::get_id();
+                            }));
+  own.run_for(10s);
+  EXPECT_TRUE(sentOn == std::this_thread::get_id());
+  EXPECT_TRUE(ackedOn == std::this_thread::get_id());
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, Async, ::testing::ValuesIn(serviceUrls()), backendName);

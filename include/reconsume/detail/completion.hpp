@@ -1,7 +1,8 @@
 // How async operations hand their result to a completion handler: type-erase the handler (so the
 // operation's body lives in the library, not in every user's template instantiation), keep its
-// executor busy while the operation runs, and complete by posting to that executor — never
-// inside the call that started the operation, never while a lock of the library is held.
+// executor busy while the operation runs, and complete on that executor — by posting to it, or
+// from a function already running there — never inside the call that started the operation,
+// never while a lock of the library is held.
 #pragma once
 
 #include <boost/asio/any_completion_executor.hpp>
@@ -43,6 +44,23 @@ class Completion<void(Args...)> {
     post([handler = std::move(handler_), ... values = std::move(args)]() mutable {
       std::move(handler)(std::move(values)...);
     });
+  }
+
+  // For a completion already running on a thread of `io` (a handler posted there, never inside
+  // the call that started the operation): when the handler's executor is `io`'s own, the common
+  // case, the handler runs here and now, as Asio's dispatch would; otherwise it is posted as by
+  // complete(). Call exactly once (this, complete or completeAfter).
+  void completeOn(const boost::asio::io_context& io, Args... args) {
+    if (auto* work = std::get_if<0>(&work_)) {
+      if (auto* target = work->template target<TrackedIoExecutor>();
+          target && &target->context() == &io) {
+        auto handler = std::move(handler_);
+        std::move(handler)(std::move(args)...);
+        *work = boost::asio::any_io_executor();
+        return;
+      }
+    }
+    complete(std::move(args)...);
   }
 
   // Posts to the handler's executor: there `last()` returns the handler's arguments (a

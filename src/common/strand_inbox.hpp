@@ -1,16 +1,17 @@
-// Work handed to a strand from other threads, one post per burst instead of one per item: the
-// first item added to an empty inbox asks its caller to post a drain; items added before that
-// drain runs ride along with it. A sender thread and the I/O thread then meet once per burst,
-// where a post per message costs an allocation and often a wake-up of the I/O thread each.
+// Work handed to a strand (or an I/O context) from other threads, one post per burst instead of
+// one per item: the first item added to an empty inbox asks its caller to post a drain; items
+// added before that drain runs ride along with it. A sender thread and the I/O thread then meet
+// once per burst, where a post per message costs an allocation and often a wake-up of the I/O
+// thread each.
 //
-// Thread safety: push() from any thread; take() on the strand that drains.
+// Thread safety: push() from any thread; take() where the posted drain runs.
 #pragma once
 
 #include <mutex>
 #include <utility>
 #include <vector>
 
-namespace reconsume::detail::pulsar {
+namespace reconsume::detail {
 
 template <typename Item>
 class StrandInbox {
@@ -38,4 +39,4 @@ class StrandInbox {
   bool drainPosted_ = false;
 };
 
-}  // namespace reconsume::detail::pulsar
+}  // namespace reconsume::detail

@@ -1,0 +1,110 @@
+// The receive queue's hand-over of several messages at once (pushAll): order kept, async
+// receivers served first, a blocked receiver woken, and the same rules as push() for a queue
+// that is closed or whose slot was dropped.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <thread>
+
+#include "client/receive_queue.hpp"
+
+namespace reconsume::detail::client {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::shared_ptr<MessageData> messageAt(std::int64_t entry) {
+  auto data = std::make_shared<MessageData>();
+  data->id = MessageId(1, entry, -1);
+  return data;
+}
+
+std::vector<std::shared_ptr<MessageData>> entries(std::int64_t first, std::int64_t count) {
+  std::vector<std::shared_ptr<MessageData>> messages;
+  for (auto entry = first; entry < first + count; ++entry) messages.push_back(messageAt(entry));
+  return messages;
+}
+
+std::int64_t popEntry(ReceiveQueue& queue) {
+  std::optional<ReceiveQueue::Item> item;
+  EXPECT_TRUE(queue.pop(0ns, item).ok());
+  if (!item) return -1;
+  return item->message->id.entry();
+}
+
+TEST(ReceiveQueue, MessagesPushedTogetherAreReceivedInTheirOrderAfterEarlierOnes) {
+  ReceiveQueue queue;
+  queue.push({messageAt(0), 0});
+  auto batch = entries(1, 3);
+  queue.pushAll(0, batch);
+  EXPECT_EQ(queue.size(), 4u);
+  for (std::int64_t entry = 0; entry < 4; ++entry) EXPECT_EQ(popEntry(queue), entry);
+  EXPECT_EQ(popEntry(queue), -1);  // nothing left: the zero timeout passes
+}
+
+TEST(ReceiveQueue, AsyncReceiversWaitingInLineGetTheFirstMessagesTheRestIsQueued) {
+  ReceiveQueue queue;
+  std::vector<std::int64_t> got;
+  for (int i = 0; i < 2; ++i) {
+    queue.popAsync([&](const Status& status, ReceiveQueue::Item item) {
+      ASSERT_TRUE(status.ok());
+      got.push_back(item.message->id.entry());
+    });
+  }
+  auto batch = entries(10, 3);
+  queue.pushAll(2, batch);
+  EXPECT_EQ(got, (std::vector<std::int64_t>{10, 11}));
+  std::optional<ReceiveQueue::Item> item;
+  ASSERT_TRUE(queue.pop(0ns, item).ok());
+  ASSERT_TRUE(item);
+  EXPECT_EQ(item->message->id.entry(), 12);
+  EXPECT_EQ(item->slot, 2u);
+}
+
+TEST(ReceiveQueue, ABlockedReceiverIsWokenByMessagesPushedTogether) {
+  ReceiveQueue queue;
+  std::promise<void> waiting;
+  auto received = std::async(std::launch::async, [&] {
+    waiting.set_value();
+    std::optional<ReceiveQueue::Item> item;
+    auto status = queue.pop(std::nullopt, item);  // no timeout: only a push ends it
+    return status.ok() && item ? item->message->id.entry() : -1;
+  });
+  waiting.get_future().wait();
+  auto batch = entries(5, 2);
+  queue.pushAll(0, batch);
+  EXPECT_EQ(received.get(), 5);
+  EXPECT_EQ(popEntry(queue), 6);
+}
+
+TEST(ReceiveQueue, MessagesPushedTogetherAfterCloseAreDropped) {
+  ReceiveQueue queue;
+  queue.close(Status(errc::closed, "consumer closed"));
+  auto batch = entries(0, 2);
+  queue.pushAll(0, batch);
+  EXPECT_EQ(queue.size(), 0u);
+  std::optional<ReceiveQueue::Item> item;
+  EXPECT_EQ(queue.pop(0ns, item).code, errc::closed);
+}
+
+TEST(ReceiveQueue, MessagesPushedTogetherCarryTheirSlotsDropCountSoAStaleGiveBackIsDropped) {
+  ReceiveQueue queue;
+  auto batch = entries(0, 1);
+  queue.pushAll(3, batch);
+  std::optional<ReceiveQueue::Item> item;
+  ASSERT_TRUE(queue.pop(0ns, item).ok());
+  ASSERT_TRUE(item);
+  queue.drop(3);  // the backend will deliver slot 3's messages again
+  queue.giveBack(std::move(*item));
+  EXPECT_EQ(queue.size(), 0u);
+}
+
+TEST(ReceiveQueue, AReceiveWithATimeoutReturnsNothingWhenNoMessageCame) {
+  ReceiveQueue queue;
+  std::optional<ReceiveQueue::Item> item;
+  EXPECT_TRUE(queue.pop(1ms, item).ok());
+  EXPECT_FALSE(item);
+}
+
+}  // namespace
+}  // namespace reconsume::detail::client
