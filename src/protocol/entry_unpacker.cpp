@@ -231,14 +231,13 @@ bool isEntry(const Frame& frame) {
 
 Status unpackEntry(const Frame& frame, const EntryContext& context, UnpackedEntry& out) {
   if (!isEntry(frame)) return notAnEntry(frame, out);
-  return unpackEntry(frame.command.message(), *frame.metadata, Bytes::copy(frame.payload), context,
-                     out);
+  return unpackEntry(frame.command.message(), *frame.metadata, frame.payload, context, out);
 }
 
 Status unpackEntry(Frame&& frame, const EntryContext& context, UnpackedEntry& out) {
   if (!isEntry(frame)) return notAnEntry(frame, out);
-  return unpackEntry(frame.command.message(), *frame.metadata,
-                     Bytes::adopt(std::move(frame.payload)), context, out);
+  return unpackEntry(frame.command.message(), *frame.metadata, std::move(frame.payload), context,
+                     out);
 }
 
 }  // namespace reconsume::detail::protocol

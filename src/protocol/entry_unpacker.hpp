@@ -70,8 +70,8 @@ reconsume::detail::Status unpackEntry(const proto::CommandMessage& command,
                                       std::string_view payload, const EntryContext& context,
                                       UnpackedEntry& out);
 
-// The same for a decoded MESSAGE frame. errc::protocol_error when it is not one. The first copies
-// the frame's payload; the second takes it over.
+// The same for a decoded MESSAGE frame, sharing its payload. errc::protocol_error when it is not
+// one.
 reconsume::detail::Status unpackEntry(const Frame& frame, const EntryContext& context,
                                       UnpackedEntry& out);
 reconsume::detail::Status unpackEntry(Frame&& frame, const EntryContext& context,

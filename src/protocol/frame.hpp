@@ -21,6 +21,7 @@
 #include <variant>
 
 #include "PulsarApi.pb.h"
+#include "common/bytes.hpp"
 #include "common/status.hpp"
 
 namespace reconsume::detail::protocol {
@@ -45,7 +46,8 @@ struct Frame {
   // Payload commands only: the metadata and the payload exactly as stored by the producer (still
   // compressed when metadata->compression() says so; see compression.hpp and entry_unpacker.hpp).
   std::optional<proto::MessageMetadata> metadata;
-  std::string payload;
+  // A view into the buffer the frame was read into (FrameDecoder): shared, not copied.
+  Bytes payload;
   // Present when the broker put broker entry metadata in front of the entry.
   std::optional<proto::BrokerEntryMetadata> brokerEntryMetadata;
   bool hasChecksum{false};  // the payload section carried magic 0x0e01 and its CRC32C

@@ -1,6 +1,7 @@
 #include "protocol/frame_decoder.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <climits>
 #include <cstdio>
 #include <cstring>
@@ -128,8 +129,10 @@ std::optional<DecodeError> decodeChecksum(std::string_view& section, std::uint16
   return std::nullopt;
 }
 
-// The sized MessageMetadata and, after it, the payload, into `frame`.
-std::optional<DecodeError> decodeMetadataAndPayload(std::string_view section, Frame& frame) {
+// The sized MessageMetadata and, after it, the payload, into `frame`: a view into what `owner`
+// keeps alive, or a copy without one.
+std::optional<DecodeError> decodeMetadataAndPayload(std::string_view section, Frame& frame,
+                                                    const std::shared_ptr<const void>& owner) {
   const auto& command = frame.command;
   if (section.size() < 4) return truncatedPart(command, "the metadata size", 4, section.size());
   const std::uint32_t metadataSize = wire::readU32(section.data());
@@ -153,14 +156,15 @@ std::optional<DecodeError> decodeMetadataAndPayload(std::string_view section, Fr
   }
   section.remove_prefix(metadataSize);
   frame.metadata = std::move(metadata);
-  frame.payload.assign(section.data(), section.size());
+  frame.payload = owner ? Bytes(owner, section) : Bytes::copy(section);
   return std::nullopt;
 }
 
 // Parses the payload section (everything after the command) into `frame`: [broker entry metadata]
 // [checksum] metadata payload.
 std::optional<DecodeError> decodePayloadSection(std::string_view section,
-                                                const FrameDecoderOptions& options, Frame& frame) {
+                                                const FrameDecoderOptions& options, Frame& frame,
+                                                const std::shared_ptr<const void>& owner) {
   if (section.size() < 2) {
     return truncatedPart(frame.command, "the payload section's magic", 2, section.size());
   }
@@ -174,12 +178,13 @@ std::optional<DecodeError> decodePayloadSection(std::string_view section,
     magic = wire::readU16(section.data());
   }
   if (auto error = decodeChecksum(section, magic, options, frame)) return error;
-  return decodeMetadataAndPayload(section, frame);
+  return decodeMetadataAndPayload(section, frame, owner);
 }
 
 }  // namespace
 
-DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& options) {
+DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& options,
+                             const std::shared_ptr<const void>& owner) {
   // Protobuf parses at most INT_MAX bytes at a time.
   if (body.size() > INT_MAX) {
     return frameError(FrameError::oversize, "frame size " + std::to_string(body.size()) +
@@ -231,7 +236,7 @@ DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& o
                           " unexpected bytes after its command",
                       &command);
   }
-  if (auto error = decodePayloadSection(body, options, frame)) return std::move(*error);
+  if (auto error = decodePayloadSection(body, options, frame, owner)) return std::move(*error);
   return frame;
 }
 
@@ -242,37 +247,48 @@ void FrameDecoder::setMaxMessageSize(std::uint32_t maxMessageSize) {
 }
 
 void FrameDecoder::makeRoom(std::size_t size) {
-  if (buffer_.size() - end_ >= size) return;
-  // Move the undecoded bytes to the front before growing, so the buffer stays about one frame
-  // plus one read in size however long the stream runs.
-  if (begin_ > 0) {
-    std::memmove(buffer_.data(), buffer_.data() + begin_, end_ - begin_);
-    end_ -= begin_;
-    begin_ = 0;
+  if (capacity_ - end_ >= size) return;
+  const std::size_t pending = end_ - begin_;
+  if (chunk_ && chunk_.use_count() == 1 && capacity_ >= pending + size) {
+    // No frame shares the chunk any more: the undecoded bytes move to its front. The fence pairs
+    // with the release of the last sharer, whose reads of the old bytes come before this write.
+    std::atomic_thread_fence(std::memory_order_acquire);
+    std::memmove(chunk_.get(), chunk_.get() + begin_, pending);
+  } else {
+    // Frames decoded from it still share it (their payloads are views into it), or it is too
+    // small: a new chunk, with the partial frame copied over. A chunk holds several frames of a
+    // usual size, so few bytes are copied twice; the chunk stays about one frame plus one read
+    // (or kMinChunk) in size however long the stream runs.
+    const std::size_t capacity = std::max(kMinChunk, pending + size);
+    auto fresh = std::make_shared_for_overwrite<char[]>(capacity);
+    if (pending > 0) std::memcpy(fresh.get(), chunk_.get() + begin_, pending);
+    chunk_ = std::move(fresh);
+    capacity_ = capacity;
   }
-  if (buffer_.size() - end_ < size) buffer_.resize(end_ + size);
+  begin_ = 0;
+  end_ = pending;
 }
 
 void FrameDecoder::feed(const void* data, std::size_t size) {
   if (size == 0) return;
   makeRoom(size);
-  std::memcpy(buffer_.data() + end_, data, size);
+  std::memcpy(chunk_.get() + end_, data, size);
   end_ += size;
 }
 
 std::span<char> FrameDecoder::prepare(std::size_t size) {
   makeRoom(size);
-  return {buffer_.data() + end_, size};
+  return {chunk_.get() + end_, size};
 }
 
 void FrameDecoder::commit(std::size_t size) {
-  end_ += std::min(size, buffer_.size() - end_);
+  end_ += std::min(size, capacity_ - end_);
 }
 
 DecodeResult FrameDecoder::next() {
   if (failure_) return *failure_;
   if (end_ - begin_ < 4) return {};
-  const std::uint32_t totalSize = wire::readU32(buffer_.data() + begin_);
+  const std::uint32_t totalSize = wire::readU32(chunk_.get() + begin_);
   if (totalSize > options_.maxFrameSize) {
     failure_ = streamError(FrameError::oversize, "frame size " + std::to_string(totalSize) +
                                                      " exceeds the maximum " +
@@ -286,11 +302,11 @@ DecodeResult FrameDecoder::next() {
   }
   if (end_ - begin_ < 4 + std::size_t{totalSize}) return {};
 
-  const std::string_view body(buffer_.data() + begin_ + 4, totalSize);
+  const std::string_view body(chunk_.get() + begin_ + 4, totalSize);
   begin_ += 4 + std::size_t{totalSize};
-  DecodeResult result = decodeFrameBody(body, options_);
-  if (begin_ == end_) begin_ = end_ = 0;
-  return result;
+  // The payload stays in the chunk, shared: no copy per frame.
+  // Not rewound when empty: the frame may share the chunk; makeRoom decides where to read next.
+  return decodeFrameBody(body, options_, chunk_);
 }
 
 std::optional<DecodeError> FrameDecoder::finish() const {
@@ -299,7 +315,7 @@ std::optional<DecodeError> FrameDecoder::finish() const {
   std::string message =
       "the stream ended inside a frame: " + std::to_string(end_ - begin_) + " bytes left over";
   if (end_ - begin_ >= 4) {
-    message += " of a frame of size " + std::to_string(wire::readU32(buffer_.data() + begin_));
+    message += " of a frame of size " + std::to_string(wire::readU32(chunk_.get() + begin_));
   }
   return streamError(FrameError::truncated, std::move(message));
 }

@@ -12,7 +12,9 @@
 //
 // A frame may be split across any number of reads and one read may hold several frames.
 // Every failure is a DecodeError value (frame.hpp), never an exception or a crash, and no input
-// makes the decoder allocate more than the maximum frame size plus what was fed.
+// makes the decoder's read chunk larger than the maximum frame size plus one read (or 512 KiB).
+// Decoded payloads are views into that chunk (Frame::payload shares it), so a frame kept keeps
+// its chunk alive; the decoder then reads into a new one.
 //
 // Corrupt frames. A checksum mismatch (and every other error with `resumable` set) spoils one
 // frame only: the decoder has skipped it and can go on. When that frame is a consumer's MESSAGE
@@ -31,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -48,7 +51,9 @@ struct FrameDecoderOptions {
 
 // Decodes one frame body: the totalSize bytes that follow the 4-byte size. Errors it returns are
 // resumable (the frame's bounds were known).
-DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& options = {});
+// With `owner` (what keeps `body` alive), a payload is a view into it; without, a copy.
+DecodeResult decodeFrameBody(std::string_view body, const FrameDecoderOptions& options = {},
+                             const std::shared_ptr<const void>& owner = nullptr);
 
 class FrameDecoder {
  public:
@@ -81,8 +86,14 @@ class FrameDecoder {
  private:
   void makeRoom(std::size_t size);
 
+  // The smallest read chunk: several frames of a usual size fit one.
+  static constexpr std::size_t kMinChunk = 512 * 1024;
+
   FrameDecoderOptions options_;
-  std::vector<char> buffer_;
+  // What is read goes into a chunk that decoded frames share (their payloads are views into it):
+  // written only past end_, and reused from its start only once no frame shares it.
+  std::shared_ptr<char[]> chunk_;
+  std::size_t capacity_{0};
   std::size_t begin_{0};  // first byte not yet decoded
   std::size_t end_{0};    // one past the last byte received
   std::optional<DecodeError> failure_;

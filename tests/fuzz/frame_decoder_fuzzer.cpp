@@ -38,7 +38,7 @@ std::string summary(const DecodeResult& result) {
   const Frame& frame = result.frame();
   std::string text = "frame " + frame.command.SerializePartialAsString();
   if (frame.metadata)
-    text += "|" + frame.metadata->SerializePartialAsString() + "|" + frame.payload;
+    text += "|" + frame.metadata->SerializePartialAsString() + "|" + frame.payload.toString();
   if (frame.brokerEntryMetadata)
     text += "|" + frame.brokerEntryMetadata->SerializePartialAsString();
   return text;
@@ -88,9 +88,9 @@ void roundTrip(const Frame& frame) {
     appendFrame(encoded, frame.command);
   } else if (frame.brokerEntryMetadata) {
     appendPayloadFrame(encoded, frame.command, *frame.brokerEntryMetadata, *frame.metadata,
-                       frame.payload);
+                       frame.payload.view());
   } else {
-    appendPayloadFrame(encoded, frame.command, *frame.metadata, frame.payload);
+    appendPayloadFrame(encoded, frame.command, *frame.metadata, frame.payload.view());
   }
   FrameDecoder decoder(FrameDecoderOptions{.maxFrameSize = UINT32_MAX});
   decoder.feed(encoded);
@@ -101,7 +101,7 @@ void roundTrip(const Frame& frame) {
   check(copy.metadata.has_value() == frame.metadata.has_value());
   if (frame.metadata) {
     check(copy.metadata->SerializePartialAsString() == frame.metadata->SerializePartialAsString());
-    check(copy.payload == frame.payload);
+    check(copy.payload == frame.payload.view());
   }
   check(decoder.buffered() == 0);
 }

@@ -109,6 +109,27 @@ TEST(FrameDecoder, ReadsStraightIntoItsBufferWithPrepareAndCommit) {
   EXPECT_EQ(frames[1].payload, "second");
 }
 
+// Payloads are views into the chunk the frame was read into. One kept while many more frames are
+// read (several chunks' worth) keeps its bytes: the decoder never writes over what a frame shares.
+TEST(FrameDecoder, APayloadKeptWhileMoreFramesAreReadKeepsItsBytes) {
+  FrameDecoder decoder;
+  decoder.feed(messageFrame("kept payload", 1));
+  auto first = drain(decoder);
+  ASSERT_EQ(first.size(), 1u);
+  const std::string bulk(60 * 1024, 'x');
+  for (std::uint64_t entry = 2; entry < 40; ++entry) {  // about 2.3 MiB: past several chunks
+    const auto frame = messageFrame(bulk, entry);
+    for (std::size_t at = 0; at < frame.size(); at += 64 * 1024) {  // as a connection reads
+      const auto n = std::min<std::size_t>(64 * 1024, frame.size() - at);
+      auto space = decoder.prepare(64 * 1024);
+      std::copy_n(frame.data() + at, n, space.data());
+      decoder.commit(n);
+      for (auto& later : drain(decoder)) ASSERT_EQ(later.payload, bulk);
+    }
+  }
+  EXPECT_EQ(first[0].payload, "kept payload");
+}
+
 TEST(FrameDecoder, SkipsBrokerEntryMetadataAndExposesIt) {
   proto::BrokerEntryMetadata entry;
   entry.set_broker_timestamp(1'700'000'000'123);

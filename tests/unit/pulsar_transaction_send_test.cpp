@@ -182,7 +182,7 @@ struct ReconnectedBroker {
               frame.command.tcclientconnectrequest().request_id());
           break;
         case proto::BaseCommand::SEND:
-          sent.push_back(frame.payload);
+          sent.push_back(frame.payload.toString());
           receipt(peer, frame.command.send().producer_id(), frame.command.send().sequence_id(),
                   sent.size());
           continue;
