@@ -256,10 +256,9 @@ void FrameDecoder::makeRoom(std::size_t size) {
     std::memmove(chunk_.get(), chunk_.get() + begin_, pending);
   } else {
     // Frames decoded from it still share it (their payloads are views into it), or it is too
-    // small: a new chunk, with the partial frame copied over. A chunk holds several frames of a
-    // usual size, so few bytes are copied twice; the chunk stays about one frame plus one read
-    // (or kMinChunk) in size however long the stream runs.
-    const std::size_t capacity = std::max(kMinChunk, pending + size);
+    // small: a new chunk, with the partial frame copied over. A chunk holds several frames of the
+    // size seen so far, so few bytes are copied twice.
+    const std::size_t capacity = std::max(preferredChunk_, pending + size);
     auto fresh = std::make_shared_for_overwrite<char[]>(capacity);
     if (pending > 0) std::memcpy(fresh.get(), chunk_.get() + begin_, pending);
     chunk_ = std::move(fresh);
@@ -304,8 +303,9 @@ DecodeResult FrameDecoder::next() {
 
   const std::string_view body(chunk_.get() + begin_ + 4, totalSize);
   begin_ += 4 + std::size_t{totalSize};
-  // The payload stays in the chunk, shared: no copy per frame.
-  // Not rewound when empty: the frame may share the chunk; makeRoom decides where to read next.
+  preferredChunk_ = std::max(preferredChunk_, std::min(kFramesPerChunk * totalSize, kMaxChunk));
+  // The payload stays in the chunk, shared: no copy per frame. The positions are not rewound when
+  // it is all decoded, as the frame may share the chunk: makeRoom decides where to read next.
   return decodeFrameBody(body, options_, chunk_);
 }
 

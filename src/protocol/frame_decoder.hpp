@@ -12,7 +12,7 @@
 //
 // A frame may be split across any number of reads and one read may hold several frames.
 // Every failure is a DecodeError value (frame.hpp), never an exception or a crash, and no input
-// makes the decoder's read chunk larger than the maximum frame size plus one read (or 512 KiB).
+// makes the decoder's read chunk larger than the maximum frame size plus one read (or 1 MiB).
 // Decoded payloads are views into that chunk (Frame::payload shares it), so a frame kept keeps
 // its chunk alive; the decoder then reads into a new one.
 //
@@ -86,14 +86,17 @@ class FrameDecoder {
  private:
   void makeRoom(std::size_t size);
 
-  // The smallest read chunk: several frames of a usual size fit one.
-  static constexpr std::size_t kMinChunk = 512 * 1024;
+  // A new read chunk has room for this many frames of the largest size seen (up to kMaxChunk),
+  // or for one read: a connection that only ever sees small frames keeps a small chunk.
+  static constexpr std::size_t kFramesPerChunk = 4;
+  static constexpr std::size_t kMaxChunk = 1024 * 1024;
 
   FrameDecoderOptions options_;
   // What is read goes into a chunk that decoded frames share (their payloads are views into it):
   // written only past end_, and reused from its start only once no frame shares it.
   std::shared_ptr<char[]> chunk_;
   std::size_t capacity_{0};
+  std::size_t preferredChunk_{0};
   std::size_t begin_{0};  // first byte not yet decoded
   std::size_t end_{0};    // one past the last byte received
   std::optional<DecodeError> failure_;
