@@ -32,8 +32,10 @@
 # Needs: the reconsume binary, tests/interop/build.sh's jar, java, and /usr/bin/python3 (the
 # table: scripts/lib/perf_compare.py). JAVA_OPTS (word-split) goes to both Java runs. Builds
 # nothing and starts no broker. --json-out FILE: every run's raw JSON, grouped by round.
-# Disk: the test broker keeps every message (retention -1), and each run stores ~3 x N x S bytes
-# (the plain topic, the reconsume topic and its retry topic): the defaults leave ~5 GB in .pulsar/data;
+# Disk: the test broker keeps every message (retention -1), and each client's run stores ~3 x N x S
+# bytes (the plain topic, the reconsume topic and its retry topic), twice over in BookKeeper (its
+# journal and its entry log). One comparison with the defaults (a warm-up and three rounds, the
+# warm JVM repeating its phases four times) left 13 GB in .pulsar/data (measured 2026-11-26);
 # `scripts/pulsar.sh start --clean` wipes it.
 set -euo pipefail
 
