@@ -48,6 +48,17 @@ class ManualClockBackend {
     return created.get_future().get();
   }
 
+  // A producer of the scripted topic without batching, so that a send goes out at once (a batch
+  // would wait for its delay, on this clock too).
+  std::shared_ptr<client::BackendProducer> createUnbatchedProducer(
+      std::chrono::seconds sendTimeout) {
+    ProducerOptions options;
+    options.topic = kScriptedTopic;
+    options.sendTimeout = sendTimeout;
+    options.batching.enabled = false;
+    return createProducer(options);
+  }
+
   boost::asio::io_context io;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work{io.get_executor()};
   std::shared_ptr<client::Backend> backend;
@@ -68,12 +79,7 @@ TEST(PulsarManualClock, ASendTimesOutWhenTheClockPassesTheSendTimeout) {
   url = broker.url();
   auto clock = std::make_shared<ManualSteadyClock>();
   ManualClockBackend backend(url, clock);
-  ProducerOptions options;
-  options.topic = kScriptedTopic;
-  options.sendTimeout = 30s;
-  // The send goes out at once (a batch would wait for its delay, on this clock too).
-  options.batching.enabled = false;
-  auto producer = backend.createProducer(options);
+  auto producer = backend.createUnbatchedProducer(30s);
 
   std::promise<Status> result;
   OutgoingMessage message;
@@ -109,11 +115,7 @@ TEST(PulsarManualClock, ASendAfterAConfirmedOneTimesOutAtItsOwnDeadline) {
   url = broker.url();
   auto clock = std::make_shared<ManualSteadyClock>();
   ManualClockBackend backend(url, clock);
-  ProducerOptions options;
-  options.topic = kScriptedTopic;
-  options.sendTimeout = 6s;
-  options.batching.enabled = false;
-  auto producer = backend.createProducer(options);
+  auto producer = backend.createUnbatchedProducer(6s);
 
   std::promise<Status> first, second;
   OutgoingMessage message;
