@@ -22,13 +22,13 @@ void AckGrouper::add(Held ack) {
       armLocked();
     }
   }
-  if (!full.empty()) flush_(std::move(full));
+  if (!full.empty()) handOn(std::move(full));
 }
 
-bool AckGrouper::holds(std::size_t slot, const MessageId& id) const {
-  if (heldCount_.load(std::memory_order_acquire) == 0) return false;
-  std::lock_guard lock(mutex_);
-  return heldIds_.contains({slot, id});
+AckGrouper::HeldView::HeldView(const AckGrouper& grouper) : grouper_(&grouper) {
+  if (grouper.heldCount_.load(std::memory_order_acquire) > 0) {
+    lock_ = std::unique_lock<std::mutex>(grouper.mutex_);
+  }
 }
 
 void AckGrouper::flushNow() {
@@ -37,7 +37,14 @@ void AckGrouper::flushNow() {
     std::lock_guard lock(mutex_);
     group = takeLocked();
   }
-  if (!group.empty()) flush_(std::move(group));
+  if (!group.empty()) handOn(std::move(group));
+}
+
+void AckGrouper::handOn(std::vector<Held> group) {
+  flush_(group);
+  group.clear();
+  std::lock_guard lock(mutex_);
+  if (group.capacity() > spare_.capacity()) spare_ = std::move(group);
 }
 
 std::size_t AckGrouper::size() const {
@@ -60,8 +67,8 @@ std::vector<AckGrouper::Held> AckGrouper::takeLocked() {
   armed_ = false;
   heldIds_.clear();  // keeps its capacity
   heldCount_.store(0, std::memory_order_release);
-  auto taken = std::exchange(held_, {});
-  held_.reserve(taken.size());  // the next group is likely as big: one allocation, no regrowth
+  auto taken = std::exchange(held_, std::exchange(spare_, {}));
+  held_.reserve(taken.size());  // the next group is likely as big: no regrowth
   return taken;
 }
 

@@ -9,7 +9,7 @@ void ConsumerImpl::startAckGroup() {
   if (!spec_.durable || groupTime.count() <= 0) return;
   ackGroup_ = std::make_shared<AckGrouper>(
       client_->io().get_executor(), SteadyClock::real(), groupTime,
-      [weak = weak_from_this()](std::vector<AckGrouper::Held> group) {
+      [weak = weak_from_this()](std::vector<AckGrouper::Held>& group) {
         auto self = weak.lock();
         for (auto& held : group) {
           if (!self) {

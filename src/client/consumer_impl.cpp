@@ -19,18 +19,25 @@ class ConsumerImpl::Sink final : public MessageSink {
 
   void onMessage(std::shared_ptr<MessageData> message) override {
     auto owner = owner_.lock();
-    if (!owner || !forApplication(owner, message)) return;
+    if (!owner) return;
+    {
+      auto held = owner->heldAcks();
+      if (!forApplication(owner, held, message)) return;
+    }
     owner->queue_.push({std::move(message), slot_});
   }
   void onMessages(std::vector<std::shared_ptr<MessageData>>& messages) override {
     auto owner = owner_.lock();
     if (!owner) return;
     // Those not for the application are taken out, the others keep their order.
-    auto kept = messages.begin();
-    for (auto& message : messages) {
-      if (forApplication(owner, message)) *kept++ = std::move(message);
+    {
+      auto held = owner->heldAcks();
+      auto kept = messages.begin();
+      for (auto& message : messages) {
+        if (forApplication(owner, held, message)) *kept++ = std::move(message);
+      }
+      messages.erase(kept, messages.end());
     }
-    messages.erase(kept, messages.end());
     owner->queue_.pushAll(slot_, messages);
   }
   void onReset(const std::string&) override {
@@ -49,6 +56,7 @@ class ConsumerImpl::Sink final : public MessageSink {
  private:
   // False when `message` goes elsewhere than to the receive queue (it is moved from then).
   bool forApplication(const std::shared_ptr<ConsumerImpl>& owner,
+                      const std::optional<AckGrouper::HeldView>& held,
                       std::shared_ptr<MessageData>& message) const {
     if (owner->poison_.overLimit(message->redeliveryCount)) {
       // Delivered more than maxRedeliverCount times: not for the application. Diverted on the
@@ -58,7 +66,7 @@ class ConsumerImpl::Sink final : public MessageSink {
       });
       return false;
     }
-    if (owner->ackGroup_ && owner->ackGroup_->holds(slot_, message->id)) {
+    if (held && held->contains(slot_, message->id)) {
       // Delivered again (a reconnection) while its acknowledgement waits in the group: dropped,
       // its permit given back as if the application had taken it.
       boost::asio::post(owner->client_->io(), [owner, slot = slot_] { owner->taken(slot); });

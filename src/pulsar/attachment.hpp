@@ -8,7 +8,6 @@
 // too, with no lock held.
 #pragma once
 
-#include <boost/asio/strand.hpp>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,7 +48,6 @@ class AttachHooks : public Connection::Listener {
 
 class Attachment {
  public:
-  using Strand = boost::asio::strand<boost::asio::any_io_executor>;
   using Action = AttachMachine::Action;
 
   Attachment(const Strand& strand, std::shared_ptr<Network> network, AttachHooks& hooks,

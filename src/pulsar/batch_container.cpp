@@ -49,6 +49,7 @@ bool BatchContainer::add(BatchedMessage message) {
   auto [found, opened] = open_.try_emplace(keyOf(message));
   auto& batch = found->second;
   if (opened) {
+    batch.messages.reserve(std::min(lastBatchSize_, options_.maxMessages));
     batch.age = opened_++;
     batch.delayed = message.deliverAtMs.has_value();
     batch.earliestMs = batch.latestMs = message.deliverAtMs.value_or(0);
@@ -63,6 +64,7 @@ bool BatchContainer::add(BatchedMessage message) {
 }
 
 OutgoingEntry BatchContainer::toEntry(Batch&& batch) {
+  lastBatchSize_ = std::max<std::size_t>(batch.messages.size(), 1);
   OutgoingEntry entry;
   if (batch.delayed) entry.deliverAtMs = batch.latestMs;
   entry.batch = std::move(batch.messages);

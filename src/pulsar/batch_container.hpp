@@ -102,7 +102,7 @@ class BatchContainer {
     bool delayed = false;
     std::uint64_t earliestMs = 0, latestMs = 0;
   };
-  static OutgoingEntry toEntry(Batch&& batch);
+  OutgoingEntry toEntry(Batch&& batch);
   static void fill(protocol::BatchBuilder& builder, const OutgoingEntry& entry,
                    std::uint64_t firstSequenceId);
 
@@ -110,6 +110,10 @@ class BatchContainer {
   std::unordered_map<std::string, Batch> open_;
   std::uint64_t opened_ = 0;
   std::size_t messages_ = 0;
+  // How many messages the last batch taken held: a new batch reserves room for as many. Grown one
+  // push at a time, a batch of a thousand would be reallocated ten times, its messages moved each
+  // time.
+  std::size_t lastBatchSize_ = 1;
 };
 
 }  // namespace reconsume::detail::pulsar

@@ -25,14 +25,13 @@ using Clock = std::chrono::steady_clock;
 constexpr auto tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t kReadChunk = 64 * 1024;
 
-std::shared_ptr<Connection> Connection::create(asio::any_io_executor executor,
-                                               BrokerAddress address,
+std::shared_ptr<Connection> Connection::create(IoExecutor executor, BrokerAddress address,
                                                std::shared_ptr<const ConnectionOptions> options) {
   return std::shared_ptr<Connection>(
       new Connection(std::move(executor), std::move(address), std::move(options)));
 }
 
-Connection::Connection(asio::any_io_executor executor, BrokerAddress address,
+Connection::Connection(IoExecutor executor, BrokerAddress address,
                        std::shared_ptr<const ConnectionOptions> options)
     : address_(std::move(address)),
       options_(std::move(options)),

@@ -51,6 +51,7 @@
 #include "pulsar/broker_address.hpp"
 #include "pulsar/handshake.hpp"
 #include "pulsar/pending_requests.hpp"
+#include "pulsar/strand.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -84,8 +85,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   };
   enum class Kind { producer, consumer };
 
-  static std::shared_ptr<Connection> create(boost::asio::any_io_executor executor,
-                                            BrokerAddress address,
+  static std::shared_ptr<Connection> create(IoExecutor executor, BrokerAddress address,
                                             std::shared_ptr<const ConnectionOptions> options);
   ~Connection();
 
@@ -129,7 +129,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     std::chrono::milliseconds timeout;
   };
 
-  Connection(boost::asio::any_io_executor executor, BrokerAddress address,
+  Connection(IoExecutor executor, BrokerAddress address,
              std::shared_ptr<const ConnectionOptions> options);
   boost::asio::awaitable<void> run();
   boost::asio::awaitable<Status> establish(std::shared_ptr<Session> session);
@@ -164,7 +164,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   const BrokerAddress address_;
   const std::shared_ptr<const ConnectionOptions> options_;
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  Strand strand_;
   std::atomic<std::uint64_t> lastRequestId_{0};
   std::atomic<std::uint32_t> maxMessageSize_{protocol::kDefaultMaxMessageSize};
   std::atomic<bool> usable_{true};

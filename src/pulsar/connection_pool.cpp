@@ -4,7 +4,7 @@
 
 namespace reconsume::detail::pulsar {
 
-ConnectionPool::ConnectionPool(boost::asio::any_io_executor executor,
+ConnectionPool::ConnectionPool(IoExecutor executor,
                                std::shared_ptr<const ConnectionOptions> options)
     : executor_(std::move(executor)), options_(std::move(options)) {}
 

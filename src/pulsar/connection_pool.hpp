@@ -16,8 +16,7 @@ namespace reconsume::detail::pulsar {
 
 class ConnectionPool {
  public:
-  ConnectionPool(boost::asio::any_io_executor executor,
-                 std::shared_ptr<const ConnectionOptions> options);
+  ConnectionPool(IoExecutor executor, std::shared_ptr<const ConnectionOptions> options);
 
   std::shared_ptr<Connection> get(const BrokerAddress& address);
   // Closes every connection; later get()s return closed connections (their requests fail with
@@ -26,7 +25,7 @@ class ConnectionPool {
   const ConnectionOptions& options() const { return *options_; }
 
  private:
-  boost::asio::any_io_executor executor_;
+  IoExecutor executor_;
   std::shared_ptr<const ConnectionOptions> options_;
   std::mutex mutex_;
   bool closed_ = false;

@@ -5,17 +5,19 @@
 #pragma once
 
 #include <atomic>
-#include <boost/asio/any_io_executor.hpp>
 #include <memory>
 
 #include "common/log.hpp"
 #include "pulsar/connection_pool.hpp"
 #include "pulsar/lookup.hpp"
+#include "pulsar/strand.hpp"
 
 namespace reconsume::detail::pulsar {
 
 struct Network {
-  boost::asio::any_io_executor executor;
+  explicit Network(IoExecutor executor) : executor(std::move(executor)) {}
+
+  IoExecutor executor;
   std::shared_ptr<const ConnectionOptions> options;
   std::shared_ptr<ConnectionPool> pool;
   std::shared_ptr<Lookup> lookup;

@@ -117,8 +117,7 @@ std::shared_ptr<client::Backend> connectPulsar(const ServiceUrl& url, const Clie
       throw Error(errc::invalid_argument, "service URL '" + url.text + "': " + status.message);
     }
   }
-  auto network = std::make_shared<Network>();
-  network->executor = io.get_executor();
+  auto network = std::make_shared<Network>(io.get_executor());
   network->options = connectionOptions;
   network->pool = std::make_shared<ConnectionPool>(network->executor, connectionOptions);
   network->lookup = std::make_shared<Lookup>(network->pool, std::move(services));

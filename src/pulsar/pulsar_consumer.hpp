@@ -31,7 +31,6 @@
 #pragma once
 
 #include <atomic>
-#include <boost/asio/strand.hpp>
 #include <deque>
 #include <map>
 #include <memory>
@@ -135,7 +134,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   std::vector<std::shared_ptr<MessageData>> delivering_;  // one entry's messages; its capacity kept
   const std::int32_t partition_;
   const SharedText topicName_;  // spec_.topic, shared by every message received
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  Strand strand_;
 
   // Strand state.
   Attachment attachment_;

@@ -26,7 +26,6 @@
 #pragma once
 
 #include <atomic>
-#include <boost/asio/strand.hpp>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -124,7 +123,7 @@ class PulsarProducer final : public client::BackendProducer,
   const ProducerOptions options_;
   const std::int32_t partition_;
   const std::uint64_t producerId_;
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  Strand strand_;
 
   // Strand state.
   Attachment attachment_;

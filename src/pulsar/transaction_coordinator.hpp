@@ -18,7 +18,6 @@
 // run there too, with no lock held.
 #pragma once
 
-#include <boost/asio/strand.hpp>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,7 +31,6 @@ namespace reconsume::detail::pulsar {
 
 class TransactionCoordinator : public std::enable_shared_from_this<TransactionCoordinator> {
  public:
-  using Strand = boost::asio::strand<boost::asio::any_io_executor>;
   using Outcome = CoordinatorRequests::Outcome;
 
   TransactionCoordinator(const Strand& strand, std::shared_ptr<Network> network,

@@ -9,7 +9,6 @@
 // callbacks run there with no lock held.
 #pragma once
 
-#include <boost/asio/strand.hpp>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -46,7 +45,7 @@ class TransactionCoordinators : public std::enable_shared_from_this<TransactionC
   void onPartitions(const Status& status, int count);
 
   const std::shared_ptr<Network> network_;
-  boost::asio::strand<boost::asio::any_io_executor> strand_;
+  Strand strand_;
 
   // Strand state.
   State state_ = State::unknown;

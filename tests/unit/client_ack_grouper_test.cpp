@@ -32,14 +32,15 @@ struct Groups {
   std::shared_ptr<AckGrouper> grouper;
 
   explicit Groups(std::chrono::milliseconds groupTime) {
-    grouper = std::make_shared<AckGrouper>(io.get_executor(), clock, groupTime, [this](auto group) {
-      std::vector<MessageId> ids;
-      for (auto& held : group) {
-        ids.push_back(held.message.id());
-        held.done({});
-      }
-      flushed.push_back(std::move(ids));
-    });
+    grouper =
+        std::make_shared<AckGrouper>(io.get_executor(), clock, groupTime, [this](auto& group) {
+          std::vector<MessageId> ids;
+          for (auto& held : group) {
+            ids.push_back(held.message.id());
+            held.done({});
+          }
+          flushed.push_back(std::move(ids));
+        });
   }
   void advance(std::chrono::milliseconds step) {
     clock->advance(step);
@@ -60,16 +61,16 @@ TEST(AckGrouper, HoldsUntilTheGroupTimeAfterTheFirstThenHandsAllOnTogether) {
   groups.add(1, &answered);
   groups.advance(60ms);
   groups.add(2, &answered);
-  EXPECT_TRUE(groups.grouper->holds(0, MessageId(7, 1)));
-  EXPECT_FALSE(groups.grouper->holds(1, MessageId(7, 1))) << "another slot";
-  EXPECT_FALSE(groups.grouper->holds(0, MessageId(7, 3)));
+  EXPECT_TRUE(groups.grouper->held().contains(0, MessageId(7, 1)));
+  EXPECT_FALSE(groups.grouper->held().contains(1, MessageId(7, 1))) << "another slot";
+  EXPECT_FALSE(groups.grouper->held().contains(0, MessageId(7, 3)));
   groups.advance(39ms);
   EXPECT_TRUE(groups.flushed.empty()) << "99 ms after the first";
   groups.advance(1ms);
   ASSERT_EQ(groups.flushed.size(), 1u);
   EXPECT_EQ(groups.flushed[0], (std::vector<MessageId>{MessageId(7, 1), MessageId(7, 2)}));
   EXPECT_EQ(answered, 2);
-  EXPECT_FALSE(groups.grouper->holds(0, MessageId(7, 1)));
+  EXPECT_FALSE(groups.grouper->held().contains(0, MessageId(7, 1)));
   EXPECT_EQ(groups.grouper->size(), 0u);
 
   // The next group's time starts with its own first acknowledgement.
@@ -79,6 +80,21 @@ TEST(AckGrouper, HoldsUntilTheGroupTimeAfterTheFirstThenHandsAllOnTogether) {
   EXPECT_EQ(groups.flushed.size(), 1u);
   groups.advance(1ms);
   EXPECT_EQ(groups.flushed.size(), 2u);
+}
+
+TEST(AckGrouper, AViewOfNothingHeldTakesNoLockAndAViewOfSomeSeesThemAll) {
+  Groups groups(100ms);
+  {
+    auto nothing = groups.grouper->held();
+    // Were the view holding the grouper's lock, this add() on the same thread would deadlock.
+    groups.add(1);
+    EXPECT_FALSE(nothing.contains(0, MessageId(7, 1))) << "taken before anything was held";
+  }
+  groups.add(2);
+  auto some = groups.grouper->held();
+  EXPECT_TRUE(some.contains(0, MessageId(7, 1)));
+  EXPECT_TRUE(some.contains(0, MessageId(7, 2)));
+  EXPECT_FALSE(some.contains(0, MessageId(7, 3)));
 }
 
 TEST(AckGrouper, AFullGroupGoesOutAtOnce) {

@@ -36,7 +36,7 @@ class IoThread {
     io_.stop();
     thread_.join();
   }
-  boost::asio::any_io_executor executor() { return io_.get_executor(); }
+  boost::asio::io_context::executor_type executor() { return io_.get_executor(); }
 
  private:
   boost::asio::io_context io_;

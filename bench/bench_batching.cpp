@@ -1,0 +1,51 @@
+// The producer's batching on its I/O thread: a thousand 1 KiB messages join an open batch, the
+// batch is taken as one entry and written into a SEND frame (BatchContainer::buildFrame).
+// The messages are prepared before each round (outside the timing), as the sender's thread
+// prepares them; what is timed is the producer strand's share of a batched send.
+//
+//   cmake --build build --target bench_batching && ./build/bench/bench_batching
+#include <benchmark/benchmark.h>
+
+#include <string>
+#include <vector>
+
+#include "pulsar/batch_container.hpp"
+
+namespace {
+
+using namespace reconsume;
+using namespace reconsume::detail;
+
+void BM_BatchOfAThousand(benchmark::State& state) {
+  const auto count = static_cast<std::size_t>(state.range(0));
+  BatchingOptions options;
+  options.maxMessages = count;
+  options.maxBytes = 16 << 20;
+  pulsar::BatchContainer container(options);
+  OutgoingData message;
+  message.payload = Bytes::adopt(std::string(1024, 'o'));
+  message.properties = Properties::fromMap({{"RECONSUMETIMES", "1"}, {"DELAY_TIME", "1000"}});
+  const protocol::SendContext context{.producerName = "bench", .publishTimeMs = 1};
+  std::uint64_t sequence = 0, done = 0;
+  std::vector<pulsar::BatchedMessage> prepared;
+  for (auto _ : state) {
+    state.PauseTiming();
+    prepared.clear();
+    for (std::size_t i = 0; i < count; ++i) {
+      prepared.push_back(pulsar::BatchedMessage::of(
+          message, std::nullopt, [&done](const Status&, const MessageId&) { ++done; }));
+    }
+    state.ResumeTiming();
+    for (auto& each : prepared) container.add(std::move(each));
+    auto entries = container.takeAll();
+    auto frame = pulsar::BatchContainer::buildFrame(entries.front(), sequence, context, 1);
+    sequence += count;
+    benchmark::DoNotOptimize(frame);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * count));
+}
+BENCHMARK(BM_BatchOfAThousand)->Arg(1000)->Arg(100)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();
