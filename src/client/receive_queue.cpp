@@ -22,6 +22,7 @@ void ReceiveQueue::push(Item item) {
     if (closed_) return;
     item.epoch = epochOf(epochs_, item.slot);
     if (waiters_.empty()) {
+      makeRoom();
       items_.push_back(std::move(item));
     } else {
       waiter = std::move(waiters_.front().second);
@@ -39,9 +40,11 @@ void ReceiveQueue::pushAll(std::size_t slot, std::vector<std::shared_ptr<Message
     std::lock_guard lock(mutex_);
     if (closed_) return;
     const auto epoch = epochOf(epochs_, slot);
+    if (waiters_.empty()) makeRoom(messages.size());
     for (auto& message : messages) {
       Item item{std::move(message), slot, epoch};
       if (waiters_.empty()) {
+        makeRoom();
         items_.push_back(std::move(item));
         ++queued;
       } else {
@@ -61,6 +64,7 @@ void ReceiveQueue::giveBack(Item item) {
     std::lock_guard lock(mutex_);
     if (closed_ || item.epoch != epochOf(epochs_, item.slot)) return;
     if (waiters_.empty()) {
+      makeRoom();
       items_.push_front(std::move(item));
     } else {
       waiter = std::move(waiters_.front().second);
@@ -74,7 +78,9 @@ void ReceiveQueue::giveBack(Item item) {
 void ReceiveQueue::drop(std::size_t slot) {
   std::lock_guard lock(mutex_);
   ++epochOf(epochs_, slot);
-  std::erase_if(items_, [slot](const Item& item) { return item.slot == slot; });
+  items_.erase(std::remove_if(items_.begin(), items_.end(),
+                              [slot](const Item& item) { return item.slot == slot; }),
+               items_.end());
 }
 
 Status ReceiveQueue::pop(std::optional<std::chrono::nanoseconds> timeout,
@@ -137,6 +143,11 @@ void ReceiveQueue::close(const Status& why) {
   }
   available_.notify_all();
   for (auto& waiter : waiters) waiter.second(why, {});
+}
+
+void ReceiveQueue::makeRoom(std::size_t more) {
+  if (items_.capacity() - items_.size() >= more) return;
+  items_.set_capacity(std::max({items_.capacity() * 2, items_.size() + more, std::size_t{16}}));
 }
 
 std::size_t ReceiveQueue::size() const {

@@ -9,6 +9,7 @@
 // backend, and runs an async waiter only after releasing its own lock.
 #pragma once
 
+#include <boost/circular_buffer.hpp>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -58,7 +59,13 @@ class ReceiveQueue {
  private:
   mutable std::mutex mutex_;
   std::condition_variable available_;
-  std::deque<Item> items_;
+  // Room for one more item at either end (doubling the capacity when full).
+  void makeRoom(std::size_t more = 1);
+
+  // A ring that keeps its capacity (at most the consumer's receiver queue, its permits): a
+  // std::deque allocated a block on the I/O thread for every 16 messages pushed and freed it on
+  // the application's thread once they were popped.
+  boost::circular_buffer<Item> items_;
   std::deque<std::pair<Ticket, Waiter>> waiters_;
   Ticket nextTicket_ = 1;
   std::vector<std::uint64_t> epochs_;  // drops per slot

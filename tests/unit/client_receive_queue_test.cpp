@@ -42,6 +42,31 @@ TEST(ReceiveQueue, MessagesPushedTogetherAreReceivedInTheirOrderAfterEarlierOnes
   EXPECT_EQ(popEntry(queue), -1);  // nothing left: the zero timeout passes
 }
 
+// The queue is a ring that grows when full: order, a give-back at the front and a dropped slot
+// hold across the wrap-around and the growth.
+TEST(ReceiveQueue, OrderGiveBackAndDropHoldWhenTheRingWrapsAndGrows) {
+  ReceiveQueue queue;
+  auto first = entries(0, 12);
+  queue.pushAll(0, first);
+  for (std::int64_t entry = 0; entry < 10; ++entry) EXPECT_EQ(popEntry(queue), entry);
+  // 2 left at the end of the ring (16); 30 more wrap around it and outgrow it, half from slot 1.
+  for (std::int64_t entry = 12; entry < 42; ++entry) {
+    queue.push({messageAt(entry), static_cast<std::size_t>(entry % 2)});
+  }
+  std::optional<ReceiveQueue::Item> item;
+  ASSERT_TRUE(queue.pop(0ns, item).ok());
+  ASSERT_TRUE(item);
+  EXPECT_EQ(item->message->id.entry(), 10);
+  queue.push({messageAt(42), 0});    // the ring is full again (32)
+  queue.giveBack(std::move(*item));  // so the give-back makes it grow
+  queue.drop(1);                     // the odd entries from 13 on
+  std::vector<std::int64_t> expected{10, 11};
+  for (std::int64_t entry = 12; entry <= 42; entry += 2) expected.push_back(entry);
+  std::vector<std::int64_t> got;
+  while (queue.size() > 0) got.push_back(popEntry(queue));
+  EXPECT_EQ(got, expected);
+}
+
 TEST(ReceiveQueue, AsyncReceiversWaitingInLineGetTheFirstMessagesTheRestIsQueued) {
   ReceiveQueue queue;
   std::vector<std::int64_t> got;
