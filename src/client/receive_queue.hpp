@@ -59,10 +59,10 @@ class ReceiveQueue {
  private:
   mutable std::mutex mutex_;
   std::condition_variable available_;
-  // Room for one more item at either end (doubling the capacity when full).
+  // Room for `more` items (at either end), the capacity at least doubled when it grows.
   void makeRoom(std::size_t more = 1);
 
-  // A ring that keeps its capacity (at most the consumer's receiver queue, its permits): a
+  // A ring that keeps its capacity (bounded by the permits the consumer gives the broker): a
   // std::deque allocated a block on the I/O thread for every 16 messages pushed and freed it on
   // the application's thread once they were popped.
   boost::circular_buffer<Item> items_;
