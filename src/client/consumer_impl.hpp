@@ -119,6 +119,11 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   Status settled(const Message& message, std::size_t& slot);
   // Grouped acknowledgements (client/ack_grouper.hpp), when acknowledgmentGroupTime is set.
   void startAckGroup();
+  // The acknowledgements held in the group, to check a delivery against (none without a group).
+  std::optional<AckGrouper::HeldView> heldAcks() const {
+    if (!ackGroup_) return std::nullopt;
+    return ackGroup_->held();
+  }
   // Sends the acknowledgement, asked for at `started`, to the slot's backend consumer; `done`
   // (when there is one) gets its answer.
   void sendAck(std::size_t slot, const Message& message, Callback<> done,
@@ -144,11 +149,6 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   std::shared_ptr<RedeliveryScheduler> ackTimeouts_;
   PoisonTracker poison_;
   std::shared_ptr<AckGrouper> ackGroup_;  // null: acknowledgements go out at once
-  // The acknowledgements held in the group, to check a delivery against (none without a group).
-  std::optional<AckGrouper::HeldView> heldAcks() const {
-    if (!ackGroup_) return std::nullopt;
-    return ackGroup_->held();
-  }
   std::mutex positionMutex_;  // readers' positions: Slot::lastHandedOut, spec_.startMessageId
   std::atomic<bool> closed_{false};
 };
