@@ -2,8 +2,10 @@
 # reconsume against the official Java client (4.0.8), side by side on one running broker: the
 # three phases of `reconsume perf` (publish, consume + ack, reconsumeLater; tools/perf.cpp) and
 # their twin in the Java harness (tests/interop, `perf`; Perf.java): messages per second, CPU
-# microseconds per message (the whole process: client threads, and for Java the JIT and GC),
-# peak resident set, and the p50 / p99 latency of the phase's operation. Java is measured twice:
+# microseconds per message (the whole process: client threads, and for Java the JIT and GC) and
+# how much of it in the kernel (system time: sockets, and on loopback the broker side's TCP
+# receive; the same bytes cost both clients about the same there), peak resident set, and the
+# p50 / p99 latency of the phase's operation. Java is measured twice:
 # "fresh" (one round in a new JVM: what a short-lived process sees, JIT still cold) and "warm"
 # (the last of --warm-rounds rounds in one JVM: a long-running service).
 #

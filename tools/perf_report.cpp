@@ -45,6 +45,7 @@ std::string perfJson(const PerfRun& run) {
         {"wallSeconds", phase.seconds},
         {"cpuSeconds", phase.cpuSeconds},
         {"cpuMicrosPerMessage", phase.cpuSeconds / phase.messages * 1e6},
+        {"cpuSystemSeconds", phase.cpuSystemSeconds},
         {"peakRssBytes", static_cast<std::int64_t>(phase.peakRssKiB) * 1024},
         {"failed", phase.failures},
         {"latency",

@@ -16,7 +16,8 @@ struct PerfPhase {
   std::string name;
   int messages = 0;
   double seconds = 0;
-  double cpuSeconds = 0;
+  double cpuSeconds = 0;        // user + system
+  double cpuSystemSeconds = 0;  // of cpuSeconds, in the kernel
   long peakRssKiB = 0;
   int failures = 0;
   std::string latencyOf;  // what the latency measures: "send", "acknowledge", "reconsumeLater"
@@ -34,8 +35,8 @@ struct PerfRun {
 // Two tables within 80 columns: rates and costs, then latencies in milliseconds.
 std::string perfTable(const PerfRun& run);
 // {"url": …, "messages": …, "phases": [{"name", "messagesPerSecond", "wallSeconds",
-// "cpuSeconds", "cpuMicrosPerMessage", "peakRssBytes", "failed", "latency": {"of", "count",
-// "p50", "p99", "p999"} (seconds)}]}
+// "cpuSeconds", "cpuMicrosPerMessage", "cpuSystemSeconds", "peakRssBytes", "failed",
+// "latency": {"of", "count", "p50", "p99", "p999"} (seconds)}]}
 std::string perfJson(const PerfRun& run);
 
 }  // namespace reconsume::tools

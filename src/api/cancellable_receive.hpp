@@ -26,10 +26,10 @@ void startCancellableReceive(client::ConsumerImpl& core,
                              const char* operation, Wrap wrap) {
   using client::AsyncReceive;
   using Outcome = AsyncReceive::Outcome;
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
-  auto slot = completion->cancellationSlot();
-  auto finish = [completion, client = core.clientPtr(), operation, wrap](AsyncReceive::Step step) {
-    completion->completeAfter([step = std::move(step), client, operation, wrap] {
+  auto slot = done.cancellationSlot();
+  auto finish = [completion = std::move(done), client = core.clientPtr(), operation,
+                 wrap](AsyncReceive::Step step) {
+    completion.completeAfter([step = std::move(step), client, operation, wrap] {
       auto result = step();
       switch (result.outcome) {
         case Outcome::message:

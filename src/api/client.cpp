@@ -109,13 +109,13 @@ boost::asio::any_io_executor Client::executorOf(const Impl& impl) {
 void Client::startNewTransaction(
     const Impl& impl, TransactionOptions options,
     detail::Completion<void(boost::system::error_code, Transaction)> done) {
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
   detail::client::TransactionImpl::begin(
       impl, options.timeout,
-      [completion, impl](const detail::Status& status,
-                         std::shared_ptr<detail::client::TransactionImpl> transaction) {
+      [completion = std::move(done), impl](
+          const detail::Status& status,
+          std::shared_ptr<detail::client::TransactionImpl> transaction) {
         if (!status.ok()) impl->log().warn("asyncNewTransaction: " + status.message);
-        completion->complete(detail::api::toErrorCode(status), Transaction(std::move(transaction)));
+        completion.complete(detail::api::toErrorCode(status), Transaction(std::move(transaction)));
       });
 }
 

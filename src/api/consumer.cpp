@@ -56,12 +56,11 @@ void deadLetterWith(const detail::client::ConsumerImpl& core, detail::retry::Rec
 // runs with the client's other completions (client/completion_inbox.hpp).
 auto completeWith(detail::client::ConsumerImpl& consumer,
                   detail::Completion<void(boost::system::error_code)> done, const char* operation) {
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
   auto client = consumer.clientPtr();
-  return [completion, client, operation](const Status& status) {
+  return [completion = std::move(done), client, operation](const Status& status) {
     if (!status.ok()) client->log().warn(std::string(operation) + ": " + status.message);
     client->complete([completion, code = detail::api::toErrorCode(status)](
-                         boost::asio::io_context& io) { completion->completeOn(io, code); });
+                         boost::asio::io_context& io) { completion.completeOn(io, code); });
   };
 }
 

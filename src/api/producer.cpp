@@ -57,9 +57,9 @@ boost::asio::any_io_executor Producer::executorOf(const Impl& impl) {
 void Producer::startSend(const Impl& impl, OutgoingMessage message,
                          detail::Completion<void(boost::system::error_code, MessageId)> done,
                          const Transaction& transaction) {
-  auto completion = std::make_shared<decltype(done)>(std::move(done));
   auto client = impl->client().shared_from_this();
-  auto finish = [completion, client](const detail::Status& status, const MessageId& id) {
+  auto finish = [completion = std::move(done), client](const detail::Status& status,
+                                                       const MessageId& id) {
     // A refused send is the caller's to handle (blockIfQueueFull off): one warning per refusal
     // would flood the log exactly when the broker is slow.
     if (status.code == errc::producer_busy) {
@@ -68,7 +68,7 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
       client->log().warn("asyncSend: " + status.message);
     }
     client->complete([completion, code = detail::api::toErrorCode(status),
-                      id](boost::asio::io_context& io) { completion->completeOn(io, code, id); });
+                      id](boost::asio::io_context& io) { completion.completeOn(io, code, id); });
   };
   if (auto check = checkPayload(message); !check.ok()) return finish(check, MessageId());
   if (!transaction) return impl->send(std::move(message), finish);

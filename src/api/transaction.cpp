@@ -37,15 +37,14 @@ boost::asio::any_io_executor Transaction::executorOf(const Impl& impl) {
 }
 
 void Transaction::startEnd(const Impl& impl, bool commit, Done done) {
-  auto completion = std::make_shared<Done>(std::move(done));
   auto client = impl->client().shared_from_this();
-  auto finish = [completion, client, commit,
+  auto finish = [completion = std::move(done), client, commit,
                  id = impl->backend()->id()](const detail::Status& status) {
     if (!status.ok()) {
       client->log().warn(std::string(commit ? "asyncCommit " : "asyncAbort ") + id.toString() +
                          ": " + status.message);
     }
-    completion->complete(detail::api::toErrorCode(status));
+    completion.complete(detail::api::toErrorCode(status));
   };
   if (commit) return impl->commit(finish);
   impl->abort(finish);

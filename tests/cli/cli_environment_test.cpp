@@ -147,6 +147,13 @@ TEST(CliEnvironment, PerfJsonIsOneDocumentAndSoIsItsError) {
       << run.out;
   EXPECT_EQ(std::system(("jq -e '.phases | length == 3' " + json + " > /dev/null").c_str()), 0)
       << run.out;
+  // The kernel's share of each phase's CPU time is part of it.
+  EXPECT_EQ(std::system(("jq -e '.phases | all(.cpuSystemSeconds >= 0 and "
+                         ".cpuSystemSeconds <= .cpuSeconds)' " +
+                         json + " > /dev/null")
+                            .c_str()),
+            0)
+      << run.out;
   std::remove(json.c_str());
   RefusingPort broker;
   auto failed =

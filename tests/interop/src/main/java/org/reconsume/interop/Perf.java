@@ -164,12 +164,14 @@ final class Perf {
       throws Exception {
     InFlight inFlight = new InFlight(window, messages);
     long cpuBefore = processCpuNanos();
+    long systemBefore = processSystemNanos();
     long start = System.nanoTime();
     int failed = work.run(inFlight);
     inFlight.awaitAll();
     double wallSeconds = (System.nanoTime() - start) / 1e9;
     double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
-    return new Phase(name, messages, wallSeconds, cpuSeconds, peakRssBytes(),
+    double systemSeconds = (processSystemNanos() - systemBefore) / 1e9;
+    return new Phase(name, messages, wallSeconds, cpuSeconds, systemSeconds, peakRssBytes(),
         failed + inFlight.failures(), latencyOf, inFlight.sortedLatencies());
   }
 
@@ -225,6 +227,7 @@ final class Perf {
 
   /** One phase's figures, as tools/perf_report.cpp writes them. */
   private record Phase(String name, int messages, double wallSeconds, double cpuSeconds,
+      double cpuSystemSeconds,
       long peakRssBytes, int failed, String latencyOf, long[] latencyNanos) {
     double messagesPerSecond() {
       return wallSeconds > 0 ? messages / wallSeconds : 0;
@@ -245,6 +248,7 @@ final class Perf {
       return new Json().put("name", name).put("messages", messages)
           .put("messagesPerSecond", messagesPerSecond()).put("wallSeconds", wallSeconds)
           .put("cpuSeconds", cpuSeconds).put("cpuMicrosPerMessage", cpuMicrosPerMessage())
+          .put("cpuSystemSeconds", cpuSystemSeconds)
           .put("peakRssBytes", peakRssBytes).put("failed", failed)
           .put("latency", new Json().put("of", latencyOf).put("count", latencyNanos.length)
               .put("p50", quantile(0.5)).put("p99", quantile(0.99)).put("p999", quantile(0.999)));
@@ -286,6 +290,22 @@ final class Perf {
   private static long processCpuNanos() {
     return ((com.sun.management.OperatingSystemMXBean) ManagementFactory
         .getOperatingSystemMXBean()).getProcessCpuTime();
+  }
+
+  /**
+   * Of that, the time spent in the kernel: /proc/self/stat's stime (its 15th field), in clock
+   * ticks of 10 ms (USER_HZ is 100 on Linux), as getrusage's ru_stime is for the C++ harness.
+   */
+  private static long processSystemNanos() {
+    try {
+      String stat = Files.readString(Path.of("/proc/self/stat"));
+      // The command name (field 2) is in parentheses and may hold spaces; field 3 follows it.
+      String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+      return Long.parseLong(fields[15 - 3]) * 10_000_000L;
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalStateException(
+          "cannot read the process's system time from /proc/self/stat", e);
+    }
   }
 
   /** The resident set's high-water mark (VmHWM), as getrusage's ru_maxrss; 0 when unknown. */
