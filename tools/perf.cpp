@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -56,20 +57,21 @@ struct PerfOptions {
   std::string timeout = "30s";  // connecting, and a wait for the next message
 };
 
+// Whole microseconds, so that a phase's system time, subtracted and converted as its CPU time
+// is, never comes out above it.
 struct Usage {
-  double cpuSeconds = 0;
-  double systemSeconds = 0;  // of cpuSeconds, in the kernel
+  std::int64_t userMicros = 0;
+  std::int64_t systemMicros = 0;
   long peakRssKiB = 0;
 };
 
 Usage usageNow() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  auto seconds = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
+  auto micros = [](const timeval& t) {
+    return static_cast<std::int64_t>(t.tv_sec) * 1'000'000 + t.tv_usec;
   };
-  return {seconds(usage.ru_utime) + seconds(usage.ru_stime), seconds(usage.ru_stime),
-          usage.ru_maxrss};
+  return {micros(usage.ru_utime), micros(usage.ru_stime), usage.ru_maxrss};
 }
 
 // Counts async completions and bounds how many are in flight, as the Java harness's Semaphore
@@ -110,11 +112,13 @@ PerfPhase measure(const std::string& name, int messages, Client& client, const c
   int failures = work();
   auto seconds = std::chrono::duration<double>(Steady::now() - start).count();
   auto after = usageNow();
+  const auto system = after.systemMicros - before.systemMicros;
+  const auto cpu = after.userMicros - before.userMicros + system;
   PerfPhase phase{name,
                   messages,
                   seconds,
-                  after.cpuSeconds - before.cpuSeconds,
-                  after.systemSeconds - before.systemSeconds,
+                  static_cast<double>(cpu) / 1e6,
+                  static_cast<double>(system) / 1e6,
                   after.peakRssKiB,
                   failures,
                   latencyOf,
