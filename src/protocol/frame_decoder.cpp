@@ -259,7 +259,7 @@ void FrameDecoder::makeRoom(std::size_t size) {
     // small: a new chunk, with the partial frame copied over. A chunk holds several frames of the
     // size seen so far, so few bytes are copied twice.
     const std::size_t capacity = std::max(preferredChunk_, pending + size);
-    auto fresh = std::make_shared_for_overwrite<char[]>(capacity);
+    auto fresh = std::allocate_shared_for_overwrite<char[]>(ChunkAllocator<char>(pool_), capacity);
     if (pending > 0) std::memcpy(fresh.get(), chunk_.get() + begin_, pending);
     chunk_ = std::move(fresh);
     capacity_ = capacity;

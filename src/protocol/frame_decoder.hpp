@@ -39,6 +39,7 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/chunk_pool.hpp"
 #include "protocol/frame.hpp"
 
 namespace reconsume::detail::protocol {
@@ -91,7 +92,12 @@ class FrameDecoder {
   static constexpr std::size_t kFramesPerChunk = 4;
   static constexpr std::size_t kMaxChunk = 1024 * 1024;
 
+  // Freed chunks kept for the next ones (chunk_pool.hpp): two cover a consumer that keeps up,
+  // whose messages let go of the chunk before last while the decoder fills the next.
+  static constexpr std::size_t kKeptChunks = 2;
+
   FrameDecoderOptions options_;
+  std::shared_ptr<ChunkPool> pool_ = std::make_shared<ChunkPool>(kKeptChunks);
   // What is read goes into a chunk that decoded frames share (their payloads are views into it):
   // written only past end_, and reused from its start only once no frame shares it.
   std::shared_ptr<char[]> chunk_;
