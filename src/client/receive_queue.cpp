@@ -40,11 +40,10 @@ void ReceiveQueue::pushAll(std::size_t slot, std::vector<std::shared_ptr<Message
     std::lock_guard lock(mutex_);
     if (closed_) return;
     const auto epoch = epochOf(epochs_, slot);
-    if (waiters_.empty()) makeRoom(messages.size());
+    makeRoom(messages.size());  // once for all (waiters may take some)
     for (auto& message : messages) {
       Item item{std::move(message), slot, epoch};
       if (waiters_.empty()) {
-        makeRoom();
         items_.push_back(std::move(item));
         ++queued;
       } else {

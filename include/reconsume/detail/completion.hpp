@@ -127,8 +127,7 @@ class Completion<void(Args...)> {
   // executor the function would be wrapped once more (one allocation per completion more).
   template <typename Function>
   void post(Function function) const {
-    Work work = std::move(state_->work);
-    state_->work = Work();
+    Work work = std::exchange(state_->work, Work());
     if (auto* io = std::get_if<0>(&work)) {
       if (auto* target = io->template target<TrackedIoExecutor>()) {
         auto executor = boost::asio::prefer(*target, boost::asio::execution::blocking.never);
