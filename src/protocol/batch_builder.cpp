@@ -97,7 +97,7 @@ std::uint8_t* writeVarint(int field, std::uint64_t value, std::uint8_t* at) {
 
 }  // namespace
 
-std::string BatchBuilder::serializedMetadata(const OutgoingData& message) {
+BatchBuilder::SerializedMetadata BatchBuilder::serializedMetadata(const OutgoingData& message) {
   // Every batched send comes here, on the sender's thread. Written field by field in the order
   // protobuf serializes them (by field number), with protobuf's own wire-format writers: the
   // same bytes as singleMetadata(message) with payload_size set, serialized (a unit test holds
@@ -119,7 +119,7 @@ std::string BatchBuilder::serializedMetadata(const OutgoingData& message) {
   if (message.key && message.keyIsBase64) size += 2;
   if (message.orderingKey) size += delimitedSize(message.orderingKey->size());
 
-  std::string out(size, '\0');
+  SerializedMetadata out(size, '\0');
   auto* at = reinterpret_cast<std::uint8_t*>(out.data());
   for (const auto [key, value] : message.properties) {
     at = CodedOutputStream::WriteTagToArray(tag(kProperties, kDelimited), at);

@@ -16,6 +16,7 @@
 #include "PulsarApi.pb.h"
 #include "common/outgoing_data.hpp"
 #include "protocol/outgoing.hpp"
+#include "reconsume/detail/recycled_blocks.hpp"
 #include "reconsume/message.hpp"
 
 namespace reconsume::detail::protocol {
@@ -38,8 +39,11 @@ class BatchBuilder {
   // the sender's thread and adds it with the sequence id once that is known.
   static proto::SingleMessageMetadata singleMetadata(const OutgoingData& message);
   // The same, serialized, with payload_size set: what addSerialized() takes. A producer builds it
-  // on the sender's thread, so that its I/O thread only copies bytes.
-  static std::string serializedMetadata(const OutgoingData& message);
+  // on the sender's thread, so that its I/O thread only copies bytes; the I/O thread frees it, so
+  // it comes from the recycled blocks.
+  using SerializedMetadata =
+      std::basic_string<char, std::char_traits<char>, RecyclingAllocator<char>>;
+  static SerializedMetadata serializedMetadata(const OutgoingData& message);
 
   // The keys of a message, for the entry's shared key.
   struct Keys {

@@ -122,7 +122,8 @@ protocol::EncodedMessage plainMessage(BatchedMessage& message, std::uint64_t seq
   protocol::EncodedMessage encoded;
   auto& metadata = encoded.metadata;
   proto::SingleMessageMetadata single;
-  single.ParseFromString(message.metadata);  // written by this process: it parses
+  // Written by this process: it parses.
+  single.ParseFromArray(message.metadata.data(), static_cast<int>(message.metadata.size()));
   metadata.set_producer_name(context.producerName);
   metadata.set_sequence_id(sequenceId);
   metadata.set_publish_time(context.publishTimeMs);

@@ -32,7 +32,7 @@ namespace reconsume::detail::pulsar {
 
 // One message on its way into a batch.
 struct BatchedMessage {
-  std::string metadata;  // BatchBuilder::serializedMetadata: without sequence id
+  protocol::BatchBuilder::SerializedMetadata metadata;  // without sequence id
   Bytes payload;
   std::optional<std::string> key, orderingKey;
   bool keyIsBase64{false};

@@ -1,5 +1,6 @@
 #include "pulsar/pulsar_producer.hpp"
 
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/post.hpp>
 
 #include "common/epoch_time.hpp"
@@ -10,6 +11,7 @@
 #include "protocol/message_id.hpp"
 #include "protocol/server_error.hpp"
 #include "pulsar/pulsar_transaction.hpp"
+#include "reconsume/detail/recycled_blocks.hpp"
 
 namespace reconsume::detail::pulsar {
 
@@ -165,7 +167,9 @@ void PulsarProducer::send(OutgoingData message, BackendCallback<MessageId> done)
 
 void PulsarProducer::hand(Handed send) {
   if (inbox_.push(std::move(send))) {
-    asio::post(strand_, [self = shared_from_this()] { self->drainInbox(); });
+    // Posted from the sender's thread, run and freed on the I/O thread: from the recycled blocks.
+    asio::post(strand_, asio::bind_allocator(RecyclingAllocator<char>(),
+                                             [self = shared_from_this()] { self->drainInbox(); }));
   }
 }
 

@@ -2,6 +2,7 @@
 // and, once the broker confirmed it, the original is acknowledged. A failed publish gives the
 // original back (negative acknowledgement); an acknowledgement that fails after the copy is stored
 // is reported as acknowledgement_unconfirmed (SPEC.md section 1).
+#include "reconsume/detail/recycled_blocks.hpp"
 #include "retry/reconsumer.hpp"
 
 namespace reconsume::detail::retry {
@@ -70,7 +71,8 @@ struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
 void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingData outgoing,
                                  std::shared_ptr<LazyProducer> producer, Route route,
                                  std::chrono::steady_clock::time_point started, Callback<> done) {
-  auto move = std::make_shared<AtLeastOnceMove>();
+  // Made here, on the caller's thread, and freed on the I/O thread: from the recycled blocks.
+  auto move = std::allocate_shared<AtLeastOnceMove>(RecyclingAllocator<AtLeastOnceMove>());
   move->consumer = consumer_;
   move->message = message;
   move->outgoing = std::move(outgoing);

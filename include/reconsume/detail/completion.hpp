@@ -22,6 +22,8 @@
 #include <utility>
 #include <variant>
 
+#include "reconsume/detail/recycled_blocks.hpp"
+
 namespace reconsume::detail {
 
 template <typename Signature>
@@ -32,8 +34,9 @@ class Completion;
 // cancellation slot live in one heap object, allocated once per operation. (Asio's
 // any_completion_handler plus a shared_ptr to hold it took two allocations, each made on the
 // caller's thread and freed on the I/O thread: a third of the allocations of `reconsume perf`.)
-// The object is allocated with the global allocator, not the handler's associated one: a copy of
-// this handle may outlive the handler's invocation, and an associated allocator need not.
+// The object comes from the library's recycled blocks, not from the handler's associated
+// allocator: a copy of this handle may outlive the handler's invocation, and an associated
+// allocator need not.
 template <typename... Args>
 class Completion<void(Args...)> {
  public:
@@ -42,7 +45,7 @@ class Completion<void(Args...)> {
   // it is (type-erasing it once more would cost allocations).
   template <typename ConcreteHandler>
   Completion(ConcreteHandler handler, const boost::asio::any_io_executor& fallback)
-      : state_(std::make_shared<Holder<ConcreteHandler>>(std::move(handler), fallback)) {}
+      : state_(makeState<ConcreteHandler>(std::move(handler), fallback)) {}
 
   // Posts the handler with `args` to its executor. Call exactly once, on one of the copies (this,
   // completeOn or completeAfter).
@@ -142,6 +145,19 @@ class Completion<void(Args...)> {
           executor.execute(std::move(function));
         },
         work);
+  }
+
+  // From the library's recycled blocks (recycled_blocks.hpp): the state is made on the caller's
+  // thread and, most often, freed on the I/O thread.
+  template <typename Handler>
+  static std::shared_ptr<State> makeState(Handler handler,
+                                          const boost::asio::any_io_executor& fallback) {
+    if constexpr (alignof(Holder<Handler>) <= __STDCPP_DEFAULT_NEW_ALIGNMENT__) {
+      return std::allocate_shared<Holder<Handler>>(RecyclingAllocator<Holder<Handler>>(),
+                                                   std::move(handler), fallback);
+    } else {
+      return std::make_shared<Holder<Handler>>(std::move(handler), fallback);
+    }
   }
 
   template <typename Executor>

@@ -1,0 +1,190 @@
+// A magazine cache (as in Bonwick's slab allocator): each thread keeps freed blocks per size
+// class, and hands them on to a shared depot, or takes them from it, a batch at a time — one
+// lock per 32 blocks, where malloc took its arena's lock per block freed on another thread.
+#include "reconsume/detail/recycled_blocks.hpp"
+
+#include <algorithm>
+#include <array>
+#include <mutex>
+#include <vector>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#endif
+
+namespace reconsume::detail {
+
+namespace {
+
+constexpr std::size_t kGranule = 32;
+constexpr std::size_t kLargest = 1024;
+constexpr std::size_t kClasses = kLargest / kGranule;
+constexpr std::size_t kBatch = 32;
+constexpr std::size_t kThreadKeeps = 2 * kBatch;  // per class: half of it goes when it is full
+// What the depot keeps, all classes together: about what a thousand retries in flight hold.
+constexpr std::size_t kDepotBytes = std::size_t{2} << 20;
+
+std::size_t classOf(std::size_t bytes) {
+  return (bytes - 1) / kGranule;
+}
+std::size_t classBytes(std::size_t sizeClass) {
+  return (sizeClass + 1) * kGranule;
+}
+
+// A kept block is poisoned under AddressSanitizer: using it is reported as a use after free.
+void poison([[maybe_unused]] void* block, [[maybe_unused]] std::size_t bytes) {
+#if defined(__SANITIZE_ADDRESS__)
+  ASAN_POISON_MEMORY_REGION(block, bytes);
+#endif
+}
+void unpoison([[maybe_unused]] void* block, [[maybe_unused]] std::size_t bytes) {
+#if defined(__SANITIZE_ADDRESS__)
+  ASAN_UNPOISON_MEMORY_REGION(block, bytes);
+#endif
+}
+
+// Unsized: the block's size is its class's, not what the caller asked for.
+void release(void* block, std::size_t sizeClass) {
+  unpoison(block, classBytes(sizeClass));
+  ::operator delete(block);
+}
+
+struct Batch {
+  std::size_t count = 0;
+  std::array<void*, kBatch> blocks{};
+};
+
+// The batches every thread may take from. Never destroyed: threads may free blocks while the
+// process exits, after static objects are gone.
+class Depot {
+ public:
+  // Keeps `count` blocks from `blocks` (at most kBatch); false when the class is full (the caller
+  // releases them).
+  bool put(std::size_t sizeClass, void* const* blocks, std::size_t count) {
+    const auto bytes = count * classBytes(sizeClass);
+    std::lock_guard lock(mutex_);
+    if (bytes_ + bytes > kDepotBytes) return false;
+    bytes_ += bytes;
+    auto& batch = batches_[sizeClass].emplace_back();
+    batch.count = count;
+    std::copy(blocks, blocks + count, batch.blocks.begin());
+    return true;
+  }
+
+  // Moves one batch into `out`; how many blocks it held (0: none kept).
+  std::size_t take(std::size_t sizeClass, void** out) {
+    std::lock_guard lock(mutex_);
+    auto& batches = batches_[sizeClass];
+    if (batches.empty()) return 0;
+    const auto& batch = batches.back();
+    const auto count = batch.count;
+    std::copy(batch.blocks.begin(), batch.blocks.begin() + static_cast<std::ptrdiff_t>(count), out);
+    batches.pop_back();
+    bytes_ -= count * classBytes(sizeClass);
+    return count;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::array<std::vector<Batch>, kClasses> batches_;
+  std::size_t bytes_ = 0;  // in all batches
+};
+
+Depot& depot() {
+  static auto* shared = new Depot;  // NOLINT: never destroyed (above)
+  return *shared;
+}
+
+struct ThreadCache {
+  std::array<std::size_t, kClasses> count{};
+  std::array<std::array<void*, kThreadKeeps>, kClasses> blocks{};
+};
+
+// Set once this thread's cache is gone (thread exit): frees then go straight to operator delete.
+thread_local bool tCacheGone = false;
+
+// A thread's cache, made on first use and handed to the depot when the thread ends.
+class ThreadSlot {
+ public:
+  ThreadSlot() = default;
+  ThreadSlot(const ThreadSlot&) = delete;
+  ThreadSlot& operator=(const ThreadSlot&) = delete;
+  ~ThreadSlot() {
+    tCacheGone = true;
+    if (!cache_) return;
+    for (std::size_t sizeClass = 0; sizeClass < kClasses; ++sizeClass) {
+      auto* blocks = cache_->blocks[sizeClass].data();
+      auto count = cache_->count[sizeClass];
+      while (count > 0) {
+        const auto n = std::min(count, kBatch);
+        count -= n;
+        if (!depot().put(sizeClass, blocks + count, n)) {
+          for (std::size_t i = 0; i < n; ++i) release(blocks[count + i], sizeClass);
+        }
+      }
+    }
+    delete cache_;
+  }
+
+  ThreadCache* get() {
+    if (!cache_) cache_ = new ThreadCache;
+    return cache_;
+  }
+
+ private:
+  ThreadCache* cache_ = nullptr;
+};
+
+thread_local ThreadSlot tSlot;
+
+ThreadCache* threadCache() noexcept {
+  if (tCacheGone) return nullptr;
+  try {
+    return tSlot.get();
+  } catch (const std::bad_alloc&) {
+    return nullptr;  // no cache: this block goes to operator new or delete directly
+  }
+}
+
+}  // namespace
+
+void* allocateRecycled(std::size_t bytes) {
+  if (bytes == 0) bytes = 1;
+  if (bytes > kLargest) return ::operator new(bytes);
+  const auto sizeClass = classOf(bytes);
+  if (auto* cache = threadCache()) {
+    auto& count = cache->count[sizeClass];
+    auto* blocks = cache->blocks[sizeClass].data();
+    if (count == 0) count = depot().take(sizeClass, blocks);
+    if (count > 0) {
+      void* block = blocks[--count];
+      unpoison(block, classBytes(sizeClass));
+      return block;
+    }
+  }
+  return ::operator new(classBytes(sizeClass));
+}
+
+void freeRecycled(void* block, std::size_t bytes) noexcept {
+  if (block == nullptr) return;
+  if (bytes == 0) bytes = 1;
+  if (bytes > kLargest) return ::operator delete(block);
+  const auto sizeClass = classOf(bytes);
+  auto* cache = threadCache();
+  if (cache == nullptr) return release(block, sizeClass);
+  auto& count = cache->count[sizeClass];
+  auto* blocks = cache->blocks[sizeClass].data();
+  if (count == kThreadKeeps) {
+    // The older half goes (to a thread that allocates without freeing, typically); the newer,
+    // likelier still in this core's cache, stays.
+    if (!depot().put(sizeClass, blocks, kBatch)) {
+      for (std::size_t i = 0; i < kBatch; ++i) release(blocks[i], sizeClass);
+    }
+    std::copy(blocks + kBatch, blocks + kThreadKeeps, blocks);
+    count -= kBatch;
+  }
+  poison(block, classBytes(sizeClass));
+  blocks[count++] = block;
+}
+
+}  // namespace reconsume::detail
