@@ -13,26 +13,28 @@ namespace {
 // message, the caller's callback and the target's name in every step cost an allocation each on
 // the hot path of a failing consumer.
 struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
+  // Not the new message: it goes to the producer at once (or waits in start()'s callback until
+  // the first move's producer exists). What the I/O thread frees with this object is what it
+  // reads from it, cache lines the caller's thread wrote.
   std::shared_ptr<client::ConsumerImpl> consumer;
   Message message;
-  OutgoingData outgoing;  // moved on to the producer
   std::shared_ptr<LazyProducer> producer;
   Route route;
   std::shared_ptr<MoveMetrics> metrics;
   std::chrono::steady_clock::time_point started;
   Callback<> done;
 
-  void start() {
+  void start(OutgoingData outgoing) {
     // After the first move the producer exists: sent at once, without a callback to get it.
-    if (auto ready = producer->created()) return send(*ready);
-    producer->get([self = shared_from_this()](const Status& status,
-                                              std::shared_ptr<client::ProducerImpl> ready) {
+    if (auto ready = producer->created()) return send(*ready, std::move(outgoing));
+    producer->get([self = shared_from_this(), outgoing = std::move(outgoing)](
+                      const Status& status, std::shared_ptr<client::ProducerImpl> ready) mutable {
       if (!status.ok()) return self->publishFailed(status);
-      self->send(*ready);
+      self->send(*ready, std::move(outgoing));
     });
   }
 
-  void send(client::ProducerImpl& target) {
+  void send(client::ProducerImpl& target, OutgoingData outgoing) {
     target.send(std::move(outgoing),
                 [self = shared_from_this()](const Status& sent, const MessageId& id) {
                   if (!sent.ok()) return self->publishFailed(sent);
@@ -75,13 +77,12 @@ void Reconsumer::moveAtLeastOnce(const Message& message, OutgoingData outgoing,
   auto move = std::allocate_shared<AtLeastOnceMove>(RecyclingAllocator<AtLeastOnceMove>());
   move->consumer = consumer_;
   move->message = message;
-  move->outgoing = std::move(outgoing);
   move->producer = std::move(producer);
   move->route = std::move(route);
   move->metrics = moveMetrics_;
   move->started = started;
   move->done = std::move(done);
-  move->start();
+  move->start(std::move(outgoing));
 }
 
 }  // namespace reconsume::detail::retry
