@@ -64,10 +64,15 @@ class Depot {
     const auto bytes = count * classBytes(sizeClass);
     std::lock_guard lock(mutex_);
     if (bytes_ + bytes > kDepotBytes) return false;
+    auto& batches = batches_[sizeClass];
+    try {
+      batches.emplace_back();
+    } catch (const std::bad_alloc&) {
+      return false;  // called from freeRecycled, which must not throw
+    }
     bytes_ += bytes;
-    auto& batch = batches_[sizeClass].emplace_back();
-    batch.count = count;
-    std::copy(blocks, blocks + count, batch.blocks.begin());
+    batches.back().count = count;
+    std::copy(blocks, blocks + count, batches.back().blocks.begin());
     return true;
   }
 
