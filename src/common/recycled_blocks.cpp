@@ -1,6 +1,7 @@
 // A magazine cache (as in Bonwick's slab allocator): each thread keeps freed blocks per size
-// class, and hands them on to a shared depot, or takes them from it, a batch at a time — one
-// lock per 32 blocks, where malloc took its arena's lock per block freed on another thread.
+// class (its magazine of that class), and hands them on to a shared depot, or takes them from it, a
+// batch at a time — one lock per 32 blocks, where malloc took its arena's lock per block freed on
+// another thread.
 #include "reconsume/detail/recycled_blocks.hpp"
 
 #include <algorithm>
@@ -100,55 +101,58 @@ Depot& depot() {
   return *shared;
 }
 
-struct ThreadCache {
-  std::array<std::size_t, kClasses> count{};
-  std::array<std::array<void*, kThreadKeeps>, kClasses> blocks{};
+// One thread's blocks of one size class.
+struct Magazine {
+  std::size_t count = 0;
+  std::array<void*, kThreadKeeps> blocks;
 };
 
-// Set once this thread's cache is gone (thread exit): frees then go straight to operator delete.
-thread_local bool tCacheGone = false;
+// Set once this thread's magazines are gone (thread exit): frees then go straight to operator
+// delete.
+thread_local bool tMagazinesGone = false;
 
-// A thread's cache, made on first use and handed to the depot when the thread ends.
-class ThreadSlot {
+// A thread's magazines, each made when the thread first uses its class (a thread that makes one
+// kind of object holds one, not the 16 KiB of all classes), handed to the depot when the thread
+// ends.
+class ThreadMagazines {
  public:
-  ThreadSlot() = default;
-  ThreadSlot(const ThreadSlot&) = delete;
-  ThreadSlot& operator=(const ThreadSlot&) = delete;
-  ~ThreadSlot() {
-    tCacheGone = true;
-    if (!cache_) return;
+  ThreadMagazines() = default;
+  ThreadMagazines(const ThreadMagazines&) = delete;
+  ThreadMagazines& operator=(const ThreadMagazines&) = delete;
+  ~ThreadMagazines() {
+    tMagazinesGone = true;
     for (std::size_t sizeClass = 0; sizeClass < kClasses; ++sizeClass) {
-      auto* blocks = cache_->blocks[sizeClass].data();
-      auto count = cache_->count[sizeClass];
+      auto* magazine = magazines_[sizeClass];
+      if (magazine == nullptr) continue;
+      auto count = magazine->count;
       while (count > 0) {
         const auto n = std::min(count, kBatch);
         count -= n;
-        if (!depot().put(sizeClass, blocks + count, n)) {
-          for (std::size_t i = 0; i < n; ++i) release(blocks[count + i], sizeClass);
+        auto* blocks = magazine->blocks.data() + count;
+        if (!depot().put(sizeClass, blocks, n)) {
+          for (std::size_t i = 0; i < n; ++i) release(blocks[i], sizeClass);
         }
       }
+      delete magazine;
     }
-    delete cache_;
   }
 
-  ThreadCache* get() {
-    if (!cache_) cache_ = new ThreadCache;
-    return cache_;
+  // Null when it cannot be made (out of memory): the block goes to operator new or delete.
+  Magazine* of(std::size_t sizeClass) noexcept {
+    auto*& magazine = magazines_[sizeClass];
+    if (magazine == nullptr) magazine = new (std::nothrow) Magazine;
+    return magazine;
   }
 
  private:
-  ThreadCache* cache_ = nullptr;
+  std::array<Magazine*, kClasses> magazines_{};
 };
 
-thread_local ThreadSlot tSlot;
+thread_local ThreadMagazines tMagazines;
 
-ThreadCache* threadCache() noexcept {
-  if (tCacheGone) return nullptr;
-  try {
-    return tSlot.get();
-  } catch (const std::bad_alloc&) {
-    return nullptr;  // no cache: this block goes to operator new or delete directly
-  }
+Magazine* magazineOf(std::size_t sizeClass) noexcept {
+  if (tMagazinesGone) return nullptr;
+  return tMagazines.of(sizeClass);
 }
 
 }  // namespace
@@ -157,9 +161,9 @@ void* allocateRecycled(std::size_t bytes) {
   if (bytes == 0) bytes = 1;
   if (bytes > kLargest) return ::operator new(bytes);
   const auto sizeClass = classOf(bytes);
-  if (auto* cache = threadCache()) {
-    auto& count = cache->count[sizeClass];
-    auto* blocks = cache->blocks[sizeClass].data();
+  if (auto* magazine = magazineOf(sizeClass)) {
+    auto& count = magazine->count;
+    auto* blocks = magazine->blocks.data();
     if (count == 0) count = depot().take(sizeClass, blocks);
     if (count > 0) {
       void* block = blocks[--count];
@@ -175,10 +179,10 @@ void freeRecycled(void* block, std::size_t bytes) noexcept {
   if (bytes == 0) bytes = 1;
   if (bytes > kLargest) return ::operator delete(block);
   const auto sizeClass = classOf(bytes);
-  auto* cache = threadCache();
-  if (cache == nullptr) return release(block, sizeClass);
-  auto& count = cache->count[sizeClass];
-  auto* blocks = cache->blocks[sizeClass].data();
+  auto* magazine = magazineOf(sizeClass);
+  if (magazine == nullptr) return release(block, sizeClass);
+  auto& count = magazine->count;
+  auto* blocks = magazine->blocks.data();
   if (count == kThreadKeeps) {
     // The older half goes (to a thread that allocates without freeing, typically); the newer,
     // likelier still in this core's cache, stays.
