@@ -44,7 +44,6 @@ void Histogram::record(double value) {
   const auto& bounds = histogramBounds();
   auto bucket = std::lower_bound(bounds.begin(), bounds.end(), value) - bounds.begin();
   counts_[static_cast<std::size_t>(bucket)].fetch_add(1, std::memory_order_relaxed);
-  count_.fetch_add(1, std::memory_order_relaxed);
   sum_.fetch_add(value, std::memory_order_relaxed);
   if (sink_) sink_->record(series_, value);
 }
@@ -54,7 +53,7 @@ HistogramData Histogram::data() const {
   data.bounds = histogramBounds();
   data.counts.reserve(counts_.size());
   for (const auto& count : counts_) data.counts.push_back(count.load(std::memory_order_relaxed));
-  // The total from the buckets: a record between the loads above and count_ is not half-counted.
+  // The total from the buckets, so that it agrees with them whatever records run meanwhile.
   for (auto count : data.counts) data.count += count;
   data.sum = sum_.load(std::memory_order_relaxed);
   return data;

@@ -53,8 +53,8 @@ class Histogram {
  private:
   const MetricSeries series_;
   const std::shared_ptr<MetricsSink> sink_;
+  // No separate total: data() sums the buckets, and one atomic add fewer per record.
   std::vector<std::atomic<std::uint64_t>> counts_;
-  std::atomic<std::uint64_t> count_{0};
   std::atomic<double> sum_{0};
 };
 

@@ -145,18 +145,34 @@ class Builder {
  private:
   // The two origin keys carry the same value. A message that has only one of them (older Java
   // and Go clients write only the legacy key) keeps that origin under the other key as well,
-  // rather than taking the id of this hop's message.
-  // Worked out for the first key and copied from there for the second.
-  void writeOrigin(std::string_view key) {
+  // rather than taking the id of this hop's message. The modern key comes first in the merge, so
+  // whether the incoming properties hold it is already known (`present`); only the legacy key,
+  // still ahead in the merge, is looked up, and only when the modern one is absent.
+  void writeModernOrigin(std::string_view key, const std::string_view* present) {
+    if (present) {
+      incomingOrigin_ = *present;
+      return out_.add(key, *present);
+    }
+    writeComputedOrigin(out_.beginValue(key));
+  }
+
+  void writeLegacyOrigin(std::string_view key, const std::string_view* present) {
+    if (present) return out_.add(key, *present);
+    if (incomingOrigin_) return out_.add(key, *incomingOrigin_);
     std::string& block = out_.beginValue(key);
     if (originLength_ > 0) {
-      block.append(block, originBegin_, originLength_);
-      return;
+      block.append(block, originBegin_, originLength_);  // what writeModernOrigin() wrote
+    } else if (auto modern = incoming_.find(keys::originMessageId)) {
+      block.append(*modern);  // a custom property replaced the modern key: the rare path
+    } else {
+      writeComputedOrigin(block);
     }
+  }
+
+  // The origin of a message without the modern key: its legacy one, else this message's id.
+  void writeComputedOrigin(std::string& block) {
     originBegin_ = block.size();
-    if (auto modern = incoming_.find(keys::originMessageId)) {
-      block.append(*modern);
-    } else if (auto legacy = incoming_.find(keys::originMessageIdLegacy)) {
+    if (auto legacy = incoming_.find(keys::originMessageIdLegacy)) {
       block.append(*legacy);
     } else {
       appendMessageId(block, originId_);
@@ -175,9 +191,8 @@ class Builder {
   void apply(Key key, const std::string_view* present) {
     const std::string_view name = kKeys[static_cast<std::size_t>(key)];
     // First hop wins: an existing value is kept.
-    if (present && (key == Key::firstFailureTime || key == Key::originMessageId ||
-                    key == Key::originMessageIdLegacy || key == Key::realSubscription ||
-                    key == Key::realTopic)) {
+    if (present &&
+        (key == Key::firstFailureTime || key == Key::realSubscription || key == Key::realTopic)) {
       return out_.add(name, *present);
     }
     switch (key) {
@@ -198,8 +213,10 @@ class Builder {
         writeNumber(name, nowMs());
         break;
       case Key::originMessageId:
+        writeModernOrigin(name, present);
+        break;
       case Key::originMessageIdLegacy:
-        writeOrigin(name);
+        writeLegacyOrigin(name, present);
         break;
       case Key::realSubscription:
         out_.add(name, subscription_);
@@ -252,7 +269,9 @@ class Builder {
   const std::map<std::string, std::string>& custom_;
   bool toRetryTopic_;
   PropertiesWriter out_;
-  std::size_t originBegin_ = 0, originLength_ = 0;  // where writeOrigin() wrote the first
+  // The incoming modern origin, else where writeModernOrigin() wrote the origin in the block.
+  std::optional<std::string_view> incomingOrigin_;
+  std::size_t originBegin_ = 0, originLength_ = 0;
 };
 
 }  // namespace

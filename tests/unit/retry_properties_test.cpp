@@ -103,6 +103,19 @@ TEST(RetryProperties, EitherOriginKeyFillsTheOther) {
   EXPECT_EQ(fromModern.at("ORIGIN_MESSAGE_IDY_TIME"), "9:9:1");
 }
 
+TEST(RetryProperties, CustomOriginKeyLeavesTheOtherOneTheRealOrigin) {
+  // A custom value replaces the key it names; the other origin key still carries the origin.
+  auto firstHop = build({}, retryRoute(1, 1s), "", {{"ORIGIN_MESSAGE_ID", "custom"}});
+  EXPECT_EQ(firstHop.at("ORIGIN_MESSAGE_ID"), "custom");
+  EXPECT_EQ(firstHop.at("ORIGIN_MESSAGE_IDY_TIME"), "42:7:-1");
+  auto laterHop = build({{"ORIGIN_MESSAGE_ID", "9:9:1"}}, retryRoute(2, 1s), "",
+                        {{"ORIGIN_MESSAGE_ID", "custom"}});
+  EXPECT_EQ(laterHop.at("ORIGIN_MESSAGE_IDY_TIME"), "9:9:1");
+  auto legacyCustom = build({}, retryRoute(1, 1s), "", {{"ORIGIN_MESSAGE_IDY_TIME", "custom"}});
+  EXPECT_EQ(legacyCustom.at("ORIGIN_MESSAGE_ID"), "42:7:-1");
+  EXPECT_EQ(legacyCustom.at("ORIGIN_MESSAGE_IDY_TIME"), "custom");
+}
+
 TEST(RetryProperties, JavaWrittenMessageIsHandledAsIfOurKeysWereAbsent) {
   // What the Java client's reconsumeLater leaves on a message in the retry topic.
   Properties java{{"RECONSUMETIMES", "2"},
