@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <thread>
 #include <tuple>
 
 #include "common/callback.hpp"
@@ -36,6 +37,10 @@ void refuseOnIoThread(const BlockingCall& call);
 // and the callback touches the waiter only while it holds the mutex (it notifies under it), so
 // the waiter cannot be gone while the callback uses it. The callback captures one pointer, which
 // std::function keeps without an allocation.
+//
+// A callback that runs on the waiting thread itself can only be running inside start() (the
+// thread runs nothing else before wait(), and blocking calls are refused on the I/O threads): it
+// completed inline, as embedded:// usually does, and neither locks nor wakes anyone.
 template <typename... Results>
 class SyncCall {
  public:
@@ -45,9 +50,13 @@ class SyncCall {
 
   Callback<Results...> callback() {
     return [this](const Status& status, Results... results) {
+      if (std::this_thread::get_id() == waiter_) {
+        record(status, std::move(results)...);
+        completedInline_ = true;
+        return;
+      }
       std::lock_guard lock(mutex_);
-      status_ = status;
-      if (status.ok()) results_.emplace(std::move(results)...);
+      record(status, std::move(results)...);
       done_ = true;
       ready_.notify_all();
     };
@@ -55,13 +64,22 @@ class SyncCall {
 
   // Waits for the callback; throws the Error of a failed operation.
   std::tuple<Results...> wait() {
-    std::unique_lock lock(mutex_);
-    ready_.wait(lock, [&] { return done_; });
+    if (!completedInline_) {
+      std::unique_lock lock(mutex_);
+      ready_.wait(lock, [&] { return done_; });
+    }
     status_.raiseIfFailed();
     return std::move(*results_);
   }
 
  private:
+  void record(const Status& status, Results... results) {
+    status_ = status;
+    if (status.ok()) results_.emplace(std::move(results)...);
+  }
+
+  const std::thread::id waiter_ = std::this_thread::get_id();
+  bool completedInline_ = false;  // the waiting thread's own: set and read only there
   std::mutex mutex_;
   std::condition_variable ready_;
   bool done_ = false;
