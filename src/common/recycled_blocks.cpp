@@ -101,6 +101,12 @@ Depot& depot() {
   return *shared;
 }
 
+// Hands `count` blocks (at most kBatch) to the depot, or back to operator delete when it is full.
+void giveAway(std::size_t sizeClass, void* const* blocks, std::size_t count) noexcept {
+  if (depot().put(sizeClass, blocks, count)) return;
+  for (std::size_t i = 0; i < count; ++i) release(blocks[i], sizeClass);
+}
+
 // One thread's blocks of one size class.
 struct Magazine {
   std::size_t count = 0;
@@ -128,10 +134,7 @@ class ThreadMagazines {
       while (count > 0) {
         const auto n = std::min(count, kBatch);
         count -= n;
-        auto* blocks = magazine->blocks.data() + count;
-        if (!depot().put(sizeClass, blocks, n)) {
-          for (std::size_t i = 0; i < n; ++i) release(blocks[i], sizeClass);
-        }
+        giveAway(sizeClass, magazine->blocks.data() + count, n);
       }
       delete magazine;
     }
@@ -186,9 +189,7 @@ void freeRecycled(void* block, std::size_t bytes) noexcept {
   if (count == kThreadKeeps) {
     // The older half goes (to a thread that allocates without freeing, typically); the newer,
     // likelier still in this core's cache, stays.
-    if (!depot().put(sizeClass, blocks, kBatch)) {
-      for (std::size_t i = 0; i < kBatch; ++i) release(blocks[i], sizeClass);
-    }
+    giveAway(sizeClass, blocks, kBatch);
     std::copy(blocks + kBatch, blocks + kThreadKeeps, blocks);
     count -= kBatch;
   }
