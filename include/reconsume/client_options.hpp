@@ -37,7 +37,8 @@ struct ClientOptions {
   // `metricsListen` serves them in Prometheus's text format at http://<address>/metrics:
   // "127.0.0.1:9464", "[::1]:9464", ":9464" (loopback), port 0 for any free one
   // (Client::metricsAddress says which); "" (the default): no endpoint. An address that is not a
-  // loopback one needs `metricsAllowRemote`, so that nothing is exposed by accident.
+  // loopback one needs `metricsAllowRemote`, so that nothing is exposed by accident. Client::close
+  // returns once the address is no longer listened on.
   std::shared_ptr<MetricsSink> metricsSink;
   std::string metricsListen;
   bool metricsAllowRemote{false};

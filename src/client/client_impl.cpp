@@ -108,13 +108,12 @@ void ClientImpl::close(Callback<> done) {
     }
     return done({});
   }
-  if (endpoint_) endpoint_->stop();
   // Sends waiting for room give up now rather than at their timeout.
   sendLimits_->close(Status(errc::closed, "the client for " + url_.text + " is closed"));
   // Everything below may outlive this object (the destructor closes too): it holds what it uses.
   auto backend = backend_;
   std::weak_ptr<Runtime> runtime = runtime_;
-  auto finished = [this, self = weak_from_this(), done](const Status&) {
+  auto closedAll = [this, self = weak_from_this(), done](const Status&) {
     std::vector<Callback<>> waiters;
     if (auto alive = self.lock()) {
       std::lock_guard lock(closeMutex_);
@@ -124,6 +123,15 @@ void ClientImpl::close(Callback<> done) {
     for (auto& waiter : waiters) waiter({});
     done({});
   };
+  // The close completes once the backend is closed and the metrics address is no longer listened
+  // on (a new client may listen on it then). The two run side by side: when the last handle is
+  // dropped, the threads stop right after, and the backend must be closed even if the endpoint's
+  // stop never ran.
+  auto parts = std::make_shared<std::atomic<int>>(endpoint_ ? 2 : 1);
+  auto finished = [parts, closedAll](const Status&) {
+    if (--*parts == 0) closedAll({});
+  };
+  if (endpoint_) endpoint_->stop([finished] { finished({}); });
   // Close every object, then the backend; `done` once all of it completed.
   auto remaining = std::make_shared<std::atomic<std::size_t>>(objects.size() + 1);
   auto finish = [remaining, backend, runtime, finished](const Status&) {

@@ -56,8 +56,8 @@ class Server final : public MetricsEndpoint, public std::enable_shared_from_this
 
   std::string address() const override { return address_; }
 
-  void stop() override {
-    asio::post(strand_, [self = shared_from_this()] {
+  void stop(std::function<void()> stopped) override {
+    asio::post(strand_, [self = shared_from_this(), stopped = std::move(stopped)] {
       self->stopped_ = true;
       boost::system::error_code ignored;
       self->acceptor_.close(ignored);
@@ -65,6 +65,7 @@ class Server final : public MetricsEndpoint, public std::enable_shared_from_this
         if (auto stream = weak.lock()) stream->socket().close(ignored);
       }
       self->open_.clear();
+      stopped();
     });
   }
 

@@ -26,8 +26,9 @@ class MetricsEndpoint {
   virtual ~MetricsEndpoint() = default;
   // host:port listened on.
   virtual std::string address() const = 0;
-  // Stops accepting and closes open connections; idempotent.
-  virtual void stop() = 0;
+  // Stops accepting and closes open connections; `stopped` runs (on an I/O thread) once the
+  // address is no longer listened on, so a client's close completes only after that. Idempotent.
+  virtual void stop(std::function<void()> stopped) = 0;
 };
 
 }  // namespace reconsume::detail::client

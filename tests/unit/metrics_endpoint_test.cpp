@@ -96,5 +96,17 @@ TEST(MetricsEndpoint, AnAddressInUseIsNamed) {
   }
 }
 
+TEST(MetricsEndpoint, AClosedClientsAddressCanBeListenedOnAtOnce) {
+  auto first = withEndpoint("127.0.0.1:0");
+  auto address = first.metricsAddress();
+  first.close();
+  // Restarting a service with the same metricsListen: close returned, so the address is free.
+  for (int round = 0; round < 20; ++round) {
+    auto next = withEndpoint(address);
+    EXPECT_EQ(next.metricsAddress(), address);
+    next.close();
+  }
+}
+
 }  // namespace
 }  // namespace reconsume
