@@ -12,8 +12,9 @@
 // errc::closed, and closes every producer, consumer and reader created from this client. It gives
 // them at most ClientOptions::operationTimeout to close gracefully (receipts of what was sent, the
 // broker's answers), then shuts the connections down: it returns within operationTimeout even
-// when the broker stopped answering and ProducerOptions::sendTimeout is 0. A second close(), from
-// any thread, returns when the first has finished.
+// when the broker stopped answering and ProducerOptions::sendTimeout is 0. It also stops the
+// metrics endpoint (ClientOptions::metricsListen): once close() returns, its address is free. A
+// second close(), from any thread, returns when the first has finished.
 //
 // Blocking calls (createProducer, subscribe, createReader, partitionsOf, newTransaction, close,
 // and those of Producer, Consumer, Reader and Transaction) made on one of the client's I/O threads
