@@ -99,11 +99,14 @@ TEST(MetricsEndpoint, AnAddressInUseIsNamed) {
 TEST(MetricsEndpoint, AClosedClientsAddressCanBeListenedOnAtOnce) {
   auto first = withEndpoint("127.0.0.1:0");
   auto address = first.metricsAddress();
+  // Scraped before each close: the served connections linger in TIME_WAIT on the port.
+  EXPECT_TRUE(mentions(httpGetAnswer(address, "GET /metrics HTTP/1.0\r\n\r\n"), "200 OK"));
   first.close();
   // Restarting a service with the same metricsListen: close returned, so the address is free.
   for (int round = 0; round < 20; ++round) {
     auto next = withEndpoint(address);
     EXPECT_EQ(next.metricsAddress(), address);
+    EXPECT_TRUE(mentions(httpGetAnswer(address, "GET /metrics HTTP/1.0\r\n\r\n"), "200 OK"));
     next.close();
   }
 }
