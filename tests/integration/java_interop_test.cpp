@@ -252,10 +252,13 @@ TEST_F(JavaInterop, AMessageJavaRetriedFirstStartsTheTimeLimitAtOurFirstHop) {
   auto first = javaHop(topic);  // Hop 1: Java, from the topic itself.
   EXPECT_EQ(property(first, "FIRST_FAILURE_TIME"), "");
 
-  // Our level (400 ms) fits the limit (600 ms) counted from our hop, but not counted from Java's:
-  // its retry waited 200 ms before we received it.
+  // Our level (400 ms) fits the limit (500 ms) counted from our hop, but not counted from Java's:
+  // its retry waited 200 ms before we received it. The limit leaves that wait 100 ms of margin:
+  // Java takes the publish time a few milliseconds after it computed the delivery time, so the
+  // wait seen from the publish time can be a little under 200 ms (196.6 ms seen in a CI run, when
+  // the limit was 600 ms and the margin nothing).
   constexpr auto kLevel = 400ms;
-  constexpr auto kLimit = 600ms;
+  constexpr auto kLimit = 500ms;
   ConsumerOptions options;
   options.topics = {topic};
   options.subscription = "interop";
@@ -279,7 +282,7 @@ TEST_F(JavaInterop, AMessageJavaRetriedFirstStartsTheTimeLimitAtOurFirstHop) {
   EXPECT_GE(started, hoppedMs);
   EXPECT_LT(started, hoppedMs + 5000);
 
-  consumer.reconsumeLater(*again);  // Hop 3: 400 ms more would end past the 600 ms
+  consumer.reconsumeLater(*again);  // Hop 3: 400 ms more would end past the 500 ms
   auto dead = deadLetters(topic);
   ASSERT_EQ(dead.size(), 1u);
   EXPECT_EQ(dead[0].property("DEAD_LETTER_CAUSE"), "expired");
