@@ -30,10 +30,14 @@
 #
 # Usage: scripts/perf-compare.sh [--rounds K (3)] [--messages N (100000)] [--size S (1024)]
 #            [--window W (1000)] [--warm-rounds M (4)] [--warmup U (1)] [--url pulsar://localhost:6650]
-#            [--reconsume PATH (build/tools/reconsume)] [--json-out FILE]
+#            [--admin-url http://localhost:8080] [--reconsume PATH (build/tools/reconsume)]
+#            [--json-out FILE]
 # Needs: the reconsume binary, tests/interop/build.sh's jar, java, and /usr/bin/python3 (the
 # table: scripts/lib/perf_compare.py). JAVA_OPTS (word-split) goes to both Java runs. Builds
 # nothing and starts no broker. --json-out FILE: every run's raw JSON, grouped by round.
+# --admin-url (by default http://<the URL's host>:8080): where both clients read the broker's
+# metrics before and after each phase, to say how many entries it read back from its bookies
+# rather than its cache (the table's last line per phase; a broker-wide counter).
 # Disk: the test broker keeps every message (retention -1), and each client's run stores ~3 x N x S
 # bytes (the plain topic, the reconsume topic and its retry topic), twice over in BookKeeper (its
 # journal and its entry log). One comparison with the defaults (a warm-up and three rounds, the
@@ -48,6 +52,7 @@ python=/usr/bin/python3  # Debian's, standard library only (not a pyenv one from
 
 rounds=3 messages=100000 size=1024 window=1000 warm_rounds=4 warmup=1
 url=pulsar://localhost:6650
+admin_url=""
 reconsume="$repo_root/build/tools/reconsume"
 json_out=""
 
@@ -64,7 +69,7 @@ while (($# > 0)); do
       usage
       exit 0
       ;;
-    --rounds | --messages | --size | --window | --warm-rounds | --warmup | --url | --reconsume | --json-out)
+    --rounds | --messages | --size | --window | --warm-rounds | --warmup | --url | --admin-url | --reconsume | --json-out)
       (($# >= 2)) || die "$1 needs a value"
       case $1 in
         --rounds) rounds=$2 ;;
@@ -74,6 +79,7 @@ while (($# > 0)); do
         --warm-rounds) warm_rounds=$2 ;;
         --warmup) warmup=$2 ;;
         --url) url=$2 ;;
+        --admin-url) admin_url=$2 ;;
         --reconsume) reconsume=$2 ;;
         --json-out) json_out=$2 ;;
       esac
@@ -118,6 +124,15 @@ broker_regime() {
   [[ -z $value ]] || printf ', managedLedgerCacheEvictionTimeThresholdMillis=%s' "$value"
 }
 
+if [[ -z $admin_url ]]; then
+  admin_host=${url#*://}
+  admin_host=${admin_host%%[:/,]*}
+  admin_url="http://$admin_host:8080"
+fi
+# A build from before --admin-url reports no bookie reads.
+reconsume_admin=(--admin-url "$admin_url")
+"$reconsume" perf --help 2>/dev/null | grep -q -- '--admin-url' || reconsume_admin=()
+
 # --batching on, said explicitly; a build from before that option has only its defaults.
 reconsume_batching=(--batching on)
 reconsume_mode="batching on"
@@ -132,7 +147,7 @@ regime=$(broker_regime)
 java_version=$(java -version 2>&1 | head -n 1)
 echo "perf-compare: reconsume vs the Java client; $rounds round(s) of $messages messages of $size bytes, window $window"
 echo "  machine:   $machine"
-echo "  broker:    $url${regime:+ ($regime)}"
+echo "  broker:    $url${regime:+ ($regime)}; metrics at $admin_url/metrics/"
 echo "  reconsume: $reconsume ($reconsume_mode)"
 echo "  Java:      $java_version; fresh = 1 round per JVM, warm = the last of $warm_rounds rounds in one JVM"
 echo "  warm-up:   $warmup unmeasured round(s) of reconsume and Java before the measured ones"
@@ -143,16 +158,18 @@ run_client() {
   local common=(--url "$url" --messages "$messages" --size "$size" --window "$window" --json)
   case $client in
     reconsume)
-      "$reconsume" perf "${common[@]}" "${reconsume_batching[@]}" >"$out" 2>"$out.err" ||
+      "$reconsume" perf "${common[@]}" "${reconsume_batching[@]}" "${reconsume_admin[@]}" \
+        >"$out" 2>"$out.err" ||
         status=$?
       ;;
     java-fresh)
-      java "${java_opts[@]}" -jar "$jar" perf "${common[@]}" --rounds 1 >"$out" 2>"$out.err" ||
+      java "${java_opts[@]}" -jar "$jar" perf "${common[@]}" --admin-url "$admin_url" --rounds 1 \
+        >"$out" 2>"$out.err" ||
         status=$?
       ;;
     java-warm)
-      java "${java_opts[@]}" -jar "$jar" perf "${common[@]}" --rounds "$warm_rounds" >"$out" \
-        2>"$out.err" || status=$?
+      java "${java_opts[@]}" -jar "$jar" perf "${common[@]}" --admin-url "$admin_url" \
+        --rounds "$warm_rounds" >"$out" 2>"$out.err" || status=$?
       ;;
   esac
   if ! grep -q '"phases"' "$out"; then

@@ -19,7 +19,11 @@
 // For each phase: messages per second (wall clock), the process's CPU time (getrusage: user +
 // system, every thread — the client's I/O threads included), of which how much in the kernel
 // (system time: mostly the sockets' copies and, on loopback, the broker side's TCP receive), and
-// its peak resident set size at the end of the phase (ru_maxrss, a high-water mark).
+// its peak resident set size at the end of the phase (ru_maxrss, a high-water mark). On Pulsar,
+// also how many entries the broker read back from its bookies during the phase rather than from its
+// cache (broker_reads.hpp; the broker's Prometheus endpoint under --admin-url): a consume phase
+// that lags its publishes by more than managedLedgerCacheEvictionTimeThresholdMillis (1 s by
+// default) reads from the bookies, at a fraction of the rate.
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
@@ -31,6 +35,7 @@
 #include <semaphore>
 #include <string>
 
+#include "broker_reads.hpp"
 #include "commands.hpp"
 #include "connection_settings.hpp"
 #include "perf_report.hpp"
@@ -103,15 +108,19 @@ class InFlight {
 };
 
 // Runs `work` (which returns its failures) and measures it; its latencies are those of
-// histogram `latencyMetric` with `labels`, measured over this phase alone.
+// histogram `latencyMetric` with `labels`, measured over this phase alone. The broker's counter is
+// read outside the measured time: the scrape's own CPU is not the phase's.
 template <typename Work>
-PerfPhase measure(const std::string& name, int messages, Client& client, const char* latencyOf,
-                  const char* latencyMetric, const MetricLabels& labels, Work work) {
+PerfPhase measure(const std::string& name, int messages, Client& client, BrokerReads& broker,
+                  const char* latencyOf, const char* latencyMetric, const MetricLabels& labels,
+                  Work work) {
+  auto readBefore = broker.read();
   auto before = usageNow();
   auto start = Steady::now();
   int failures = work();
   auto seconds = std::chrono::duration<double>(Steady::now() - start).count();
   auto after = usageNow();
+  auto readAfter = readBefore ? broker.read() : std::nullopt;
   const auto system = after.systemMicros - before.systemMicros;
   const auto cpu = after.userMicros - before.userMicros + system;
   PerfPhase phase{name,
@@ -122,8 +131,10 @@ PerfPhase measure(const std::string& name, int messages, Client& client, const c
                   after.peakRssKiB,
                   failures,
                   latencyOf,
-                  {}};
+                  {},
+                  std::nullopt};
   phase.latency = client.metrics().histogram(latencyMetric, labels);
+  if (readBefore && readAfter) phase.bookieEntryReads = *readAfter - *readBefore;
   return phase;
 }
 
@@ -173,7 +184,7 @@ std::string topicName(const char* phase) {
 int runPerf(const PerfOptions& options) {
   auto timeout = parseTimeout(options.timeout, "--timeout");
   auto settings = resolveConnection(options.connection, processEnvironment(), "embedded://perf",
-                                    /*urlFromEnvironment=*/false, /*withAdminUrl=*/false);
+                                    /*urlFromEnvironment=*/false, /*withAdminUrl=*/true);
   printWarnings(settings, std::cerr);
   // Machine output: the library's warnings would be noise on stderr; -v or --log-level still ask.
   if (options.json) quietenForJson(options.connection, settings);
@@ -181,6 +192,7 @@ int runPerf(const PerfOptions& options) {
   clientOptions.ioThreads = options.ioThreads;
   boundClientBy(clientOptions, timeout);
   auto client = Client::connect(settings.url, clientOptions);
+  BrokerReads broker(settings, timeout);
   const auto payload =
       std::make_shared<const std::string>(static_cast<std::size_t>(options.size), 'x');
   if (!options.json) {
@@ -207,16 +219,17 @@ int runPerf(const PerfOptions& options) {
     MetricLabels sends = {{"messaging.operation.name", "send"},
                           {"messaging.destination.name", topic}};
     phases.push_back(
-        measure("publish", options.messages, client, "send", operationDuration, sends,
+        measure("publish", options.messages, client, broker, "send", operationDuration, sends,
                 [&] { return publish(producer, options.messages, payload, options.window); }));
     MetricLabels acks = {{"messaging.operation.name", "ack"},
                          {"messaging.destination.name", topic}};
-    phases.push_back(measure(
-        "consume + ack", options.messages, client, "acknowledge", operationDuration, acks, [&] {
-          return receiveAll(
-              consumer, options.messages, options.window, timeout,
-              [&](const Message& m, auto done) { consumer.asyncAcknowledge(m, std::move(done)); });
-        }));
+    phases.push_back(measure("consume + ack", options.messages, client, broker, "acknowledge",
+                             operationDuration, acks, [&] {
+                               return receiveAll(consumer, options.messages, options.window,
+                                                 timeout, [&](const Message& m, auto done) {
+                                                   consumer.asyncAcknowledge(m, std::move(done));
+                                                 });
+                             }));
     consumer.close();
     producer.close();
   }
@@ -240,7 +253,8 @@ int runPerf(const PerfOptions& options) {
                    red("error:", Stream::err).c_str(), failed);
     }
     phases.push_back(measure(options.transactional ? "reconsume (txn)" : "reconsumeLater",
-                             options.messages, client, "reconsumeLater", "reconsume.retry.duration",
+                             options.messages, client, broker, "reconsumeLater",
+                             "reconsume.retry.duration",
                              {{"messaging.consumer.group.name", "perf"}}, [&] {
                                return receiveAll(consumer, options.messages, options.window,
                                                  timeout, [&](const Message& m, auto done) {
@@ -254,6 +268,7 @@ int runPerf(const PerfOptions& options) {
 
   PerfRun run{settings.url,      options.messages,      options.size,     options.window,
               options.ioThreads, options.transactional, options.batching, phases};
+  run.brokerReadsProblem = broker.problem();
   std::fputs((options.json ? perfJson(run) : perfTable(run)).c_str(), stdout);
   int failures = 0;
   for (const auto& phase : phases) failures += phase.failures;
@@ -266,7 +281,7 @@ void addPerfCommand(CLI::App& app, int& exitCode) {
   auto options = std::make_shared<PerfOptions>();
   auto* perf = app.add_subcommand(
       "perf", "Measure publish, consume-and-acknowledge and reconsumeLater rates and their cost");
-  addConnectionFlags(*perf, options->connection, "embedded://perf", /*withAdminUrl=*/false);
+  addConnectionFlags(*perf, options->connection, "embedded://perf", /*withAdminUrl=*/true);
   perf->add_option("--messages,-n", options->messages, "Messages per phase")
       ->capture_default_str()
       ->check(CLI::Range(1, 100'000'000));

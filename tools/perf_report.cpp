@@ -6,6 +6,26 @@
 #include "terminal.hpp"
 
 namespace reconsume::tools {
+namespace {
+
+// "  read back from the bookies, not the broker's cache (entries):\n    publish 0, …\n" on
+// Pulsar; nothing on embedded://, which has no bookies.
+std::string bookieReadsLine(const PerfRun& run) {
+  if (run.url.starts_with("embedded:")) return "";
+  if (!run.brokerReadsProblem.empty()) {
+    return "  read back from the bookies: unknown (" + run.brokerReadsProblem + ")\n";
+  }
+  std::string out = "  read back from the bookies, not the broker's cache (entries):\n    ";
+  for (std::size_t i = 0; i < run.phases.size(); ++i) {
+    const auto& phase = run.phases[i];
+    if (i > 0) out += ", ";
+    out += phase.name + " " +
+           (phase.bookieEntryReads ? std::to_string(*phase.bookieEntryReads) : std::string("?"));
+  }
+  return out + "\n";
+}
+
+}  // namespace
 
 std::string perfTable(const PerfRun& run) {
   char line[160];
@@ -21,6 +41,7 @@ std::string perfTable(const PerfRun& run) {
                   phase.failures);
     out += line;
   }
+  out += bookieReadsLine(run);
   std::snprintf(line, sizeof line, "\n  %-15s %-15s %10s %10s %10s\n", "latency (ms)", "of", "p50",
                 "p99", "p99.9");
   out += line;
@@ -54,6 +75,8 @@ std::string perfJson(const PerfRun& run) {
           {"p50", h.quantile(0.5)},
           {"p99", h.quantile(0.99)},
           {"p999", h.quantile(0.999)}}},
+        {"bookieEntryReads", phase.bookieEntryReads ? boost::json::value(*phase.bookieEntryReads)
+                                                    : boost::json::value(nullptr)},
     });
   }
   boost::json::object out{{"url", run.url},
@@ -64,6 +87,7 @@ std::string perfJson(const PerfRun& run) {
                           {"transactional", run.transactional},
                           {"batching", run.batching},
                           {"phases", std::move(phases)}};
+  if (!run.brokerReadsProblem.empty()) out["bookieEntryReadsProblem"] = run.brokerReadsProblem;
   return boost::json::serialize(out) + "\n";
 }
 

@@ -78,11 +78,16 @@ def summarize(samples):
     # bytes cost both clients about the same there. Absent from results of older builds.
     kernel = [s["cpuSystemSeconds"] / s["messages"] * 1e6 for s in samples
               if "cpuSystemSeconds" in s]
+    # Entries the broker read back from its bookies during the phase (not from its cache); absent
+    # from older builds' results, null when the broker's metrics could not be read.
+    bookie = [s["bookieEntryReads"] for s in samples if s.get("bookieEntryReads") is not None]
     return {
         "runs": len(samples),
         "rate": (statistics.median(rate), min(rate), max(rate)),
         "cpu": (statistics.median(cpu), min(cpu), max(cpu)),
         "kernel": statistics.median(kernel) if len(kernel) == len(samples) else None,
+        "bookie": ((statistics.median(bookie), min(bookie), max(bookie))
+                   if len(bookie) == len(samples) else None),
         "rssMiB": statistics.median(values(lambda s: s["peakRssBytes"] / 1048576)),
         "p50ms": statistics.median(values(lambda s: s["latency"]["p50"] * 1e3)),
         "p99ms": statistics.median(values(lambda s: s["latency"]["p99"] * 1e3)),
@@ -123,6 +128,12 @@ def table(rounds):
             failed = f"  ({f['failed']} failed)" if f["failed"] else ""
             lines.append(f"  {label:<11} {rate:>26} {cpu:>23} {kernel:>7} {f['rssMiB']:8.1f}"
                          f" {f['p50ms']:9.3f} {f['p99ms']:9.3f}{failed}")
+        reads = [f"{label} {f['bookie'][0]:.0f} [{f['bookie'][1]}-{f['bookie'][2]}]"
+                 for client, label in CLIENTS
+                 if (f := figures[client]) and f["bookie"] is not None]
+        if reads:
+            lines.append("  entries read back from the bookies, not the broker's cache: "
+                         + ", ".join(reads))
         ours = figures["reconsume"]
         for client, label in reversed(CLIENTS[1:]):  # against the warm JVM first
             theirs = figures[client]

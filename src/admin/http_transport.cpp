@@ -14,6 +14,7 @@
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/buffer_body.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/http/write.hpp>
@@ -67,10 +68,12 @@ std::string bareHost(const std::string& host) {
 class Exchange {
  public:
   Exchange(const Endpoint& endpoint, const bhttp::request<bhttp::string_body>& request,
-           asio::ssl::context* ssl, bool verifyHostname)
+           asio::ssl::context* ssl, bool verifyHostname,
+           const std::function<void(std::string_view)>& sink)
       : endpoint_(endpoint),
         host_(bareHost(endpoint.host)),
         request_(request),
+        sink_(sink),
         resolver_(io_),
         tcp_(io_) {
     if (endpoint.tls) {
@@ -132,15 +135,52 @@ class Exchange {
     if (ec_) co_return;
     step_ = Step::read;
     beast::flat_buffer buffer;
+    if (sink_) {
+      co_await readInPieces(stream, buffer, response, location);
+      co_return;
+    }
     bhttp::response_parser<bhttp::string_body> parser;
     parser.body_limit(kMaxBody);
     co_await bhttp::async_read(stream, buffer, parser,
                                asio::redirect_error(asio::use_awaitable, ec_));
     if (ec_) co_return;
     auto& answer = parser.get();
+    response.body = std::move(answer.body());
+    takeHeader(answer, response, location);
+  }
+
+  // The answer's body through a fixed buffer: a 2xx body to the sink, any other to the response.
+  template <class Stream>
+  asio::awaitable<void> readInPieces(Stream& stream, beast::flat_buffer& buffer, Response& response,
+                                     std::string& location) {
+    bhttp::response_parser<bhttp::buffer_body> parser;
+    parser.body_limit(boost::none);  // nothing is held: no limit to keep
+    co_await bhttp::async_read_header(stream, buffer, parser,
+                                      asio::redirect_error(asio::use_awaitable, ec_));
+    if (ec_) co_return;
+    takeHeader(parser.get(), response, location);
+    const bool toSink = response.status / 100 == 2;
+    char piece[16 * 1024];
+    while (!parser.is_done()) {
+      parser.get().body().data = piece;
+      parser.get().body().size = sizeof piece;
+      co_await bhttp::async_read(stream, buffer, parser,
+                                 asio::redirect_error(asio::use_awaitable, ec_));
+      if (ec_ == bhttp::error::need_buffer) ec_ = {};  // the piece is full: hand it on
+      if (ec_) co_return;
+      std::string_view got(piece, sizeof piece - parser.get().body().size);
+      if (toSink) {
+        sink_(got);
+      } else if (response.body.size() + got.size() <= kMaxBody) {
+        response.body.append(got);
+      }
+    }
+  }
+
+  template <class Header>
+  static void takeHeader(const Header& answer, Response& response, std::string& location) {
     response.status = answer.result_int();
     response.reasonPhrase = std::string(answer.reason());
-    response.body = std::move(answer.body());
     if (auto it = answer.find(bhttp::field::location); it != answer.end()) {
       location = std::string(it->value());
     }
@@ -169,6 +209,7 @@ class Exchange {
   const Endpoint& endpoint_;
   std::string host_;
   const bhttp::request<bhttp::string_body>& request_;
+  const std::function<void(std::string_view)>& sink_;
   asio::io_context io_{1};
   tcp::resolver resolver_;
   beast::tcp_stream tcp_;
@@ -206,11 +247,26 @@ std::string Endpoint::toString() const {
 }
 
 Transport::Transport(const TlsOptions& tls, std::string token)
-    : ssl_(makeTlsClientContext(tls)),
-      verifyHostname_(tls.verifyHostname),
-      token_(std::move(token)) {}
+    : tls_(tls), token_(std::move(token)) {
+  if (!tls.caFile.empty() || !tls.certFile.empty() || !tls.keyFile.empty()) {
+    ssl_ = makeTlsClientContext(tls);
+  }
+}
 
 Transport::~Transport() = default;
+
+Status Transport::tlsContext(asio::ssl::context*& out) const {
+  std::lock_guard lock(tlsMutex_);
+  if (!ssl_) {
+    try {
+      ssl_ = makeTlsClientContext(tls_);
+    } catch (const Error& e) {
+      return Status(e.code(), e.what());
+    }
+  }
+  out = ssl_.get();
+  return {};
+}
 
 Status Transport::request(const Endpoint& start, Request request, Clock::time_point deadline,
                           Response& response) const {
@@ -232,7 +288,11 @@ Status Transport::request(const Endpoint& start, Request request, Clock::time_po
 
     response = Response{};
     std::string location;
-    Exchange exchange(endpoint, message, ssl_.get(), verifyHostname_);
+    asio::ssl::context* ssl = nullptr;
+    if (endpoint.tls) {
+      if (Status status = tlsContext(ssl); !status) return status;
+    }
+    Exchange exchange(endpoint, message, ssl, tls_.verifyHostname, request.bodySink);
     if (Status status = exchange.run(deadline, response, location); !status) return status;
 
     bool redirect = response.status == 301 || response.status == 302 || response.status == 307 ||

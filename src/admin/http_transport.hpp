@@ -2,14 +2,16 @@
 // fresh connection per request, each bounded by a deadline, following the broker's redirects to
 // the topic's owner.
 //
-// Thread safety: a Transport is immutable after construction; request() may be called from
-// several threads at once (each call runs its own io_context; the shared SSL_CTX is read-only).
+// Thread safety: request() may be called from several threads at once (each call runs its own
+// io_context; the shared SSL_CTX is read-only once made, and made under a lock).
 #pragma once
 
 #include <boost/beast/http/verb.hpp>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "common/status.hpp"
@@ -33,6 +35,10 @@ struct Request {
   boost::beast::http::verb method{boost::beast::http::verb::get};
   std::string target;  // path and query
   std::string body;    // sent as application/json when not empty
+  // When set, the body of a 2xx answer is handed to it piece by piece as it arrives, and
+  // Response::body stays empty: a large answer (a broker's Prometheus metrics, megabytes) is never
+  // held whole. Other answers' bodies still go to Response::body. Called on the requesting thread.
+  std::function<void(std::string_view piece)> bodySink;
 };
 
 struct Response {
@@ -45,22 +51,30 @@ class Transport {
  public:
   using Clock = std::chrono::steady_clock;
 
-  // Reads the CA file and the client certificate now; throws Error(invalid_argument) naming a file
-  // that cannot be loaded. An empty token sends no Authorization header.
+  // Reads the CA file and the client certificate now when `tls` names them; throws
+  // Error(invalid_argument) naming a file that cannot be loaded. Without files, the system's CA
+  // store is loaded at the first https request, so that a Transport that only speaks http never
+  // loads it (OpenSSL's parsed store is about 4 MiB of resident memory). An empty token sends no
+  // Authorization header.
   Transport(const TlsOptions& tls, std::string token);
   ~Transport();
 
   // Sends `request` to `endpoint` and follows up to 5 redirects (301, 302, 307, 308: the same
   // method and body to the Location). A failed Status means no usable answer: connection_lost
   // (resolve, connect, reset), timeout (the deadline passed), authentication (the TLS handshake
-  // failed: unknown CA, host-name mismatch), protocol_error (not HTTP). Any HTTP status is a
-  // success of the transport; the caller judges it (http_status.hpp).
+  // failed: unknown CA, host-name mismatch), protocol_error (not HTTP), invalid_argument (the
+  // system's CA store could not be loaded for an https endpoint). Any HTTP status is a success
+  // of the transport; the caller judges it (http_status.hpp).
   Status request(const Endpoint& endpoint, Request request, Clock::time_point deadline,
                  Response& response) const;
 
  private:
-  std::shared_ptr<boost::asio::ssl::context> ssl_;
-  bool verifyHostname_;
+  // The TLS context, made now or at the first https request (see the constructor).
+  Status tlsContext(boost::asio::ssl::context*& out) const;
+
+  TlsOptions tls_;
+  mutable std::mutex tlsMutex_;
+  mutable std::shared_ptr<boost::asio::ssl::context> ssl_;  // guarded by tlsMutex_
   std::string token_;
 };
 

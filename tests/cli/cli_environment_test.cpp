@@ -154,6 +154,13 @@ TEST(CliEnvironment, PerfJsonIsOneDocumentAndSoIsItsError) {
                             .c_str()),
             0)
       << run.out;
+  // embedded:// has no bookies: no figure, and the document says why.
+  EXPECT_EQ(std::system(("jq -e '(.phases | all(.bookieEntryReads == null)) and "
+                         "(.bookieEntryReadsProblem | test(\"no bookie\"))' " +
+                         json + " > /dev/null")
+                            .c_str()),
+            0)
+      << run.out;
   std::remove(json.c_str());
   RefusingPort broker;
   auto failed =

@@ -86,6 +86,15 @@ TEST_F(HttpAdminSecure, AnUnknownCaFailsTheHandshake) {
   EXPECT_NE(std::string(error.what()).find("certificate"), std::string::npos) << error.what();
 }
 
+// Without a CA file the system's store is loaded at the first https request (not when the admin
+// is made: an http-only one never loads it), and it does not know this broker's test CA.
+TEST_F(HttpAdminSecure, WithoutACaFileTheSystemStoreJudgesTheCertificate) {
+  Error error = failure("https://localhost:8443", options("", file("token.txt")));
+  EXPECT_EQ(error.code(), errc::authentication) << error.what();
+  EXPECT_NE(std::string(error.what()).find("TLS handshake"), std::string::npos) << error.what();
+  EXPECT_NE(std::string(error.what()).find("certificate"), std::string::npos) << error.what();
+}
+
 TEST_F(HttpAdminSecure, AHostNameTheCertificateDoesNotNameFailsUnlessUnchecked) {
   // The server certificate names DNS:localhost only; 127.0.0.1 is not in it.
   AdminOptions checked = options(pulsar().secureFile("ca.pem"), file("token.txt"));

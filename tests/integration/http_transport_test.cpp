@@ -1,5 +1,7 @@
 // The admin client's transport where Pulsar cannot be made to misbehave: refused connections,
 // servers that never answer, redirects, bad configuration.
+#include "admin/http_transport.hpp"
+
 #include <gtest/gtest.h>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -91,6 +93,60 @@ TEST(HttpAdminTransport, FollowsARedirectToTheBroker) {
   server.join();
   EXPECT_EQ(partitions, 4);
   EXPECT_EQ(seenRequest.rfind("GET /admin/v2/persistent/public/default/", 0), 0u) << seenRequest;
+}
+
+// Request::bodySink: a 2xx body in pieces, never whole (a broker's metrics are megabytes); an
+// error's body still in the response, where the caller reads the broker's reason.
+TEST(HttpAdminTransport, ABodySinkGetsA2xxBodyInPiecesAndAnErrorsBodyStaysInTheResponse) {
+  auto url = detail::ServiceUrl::parse(pulsar().adminUrl);
+  detail::admin::Endpoint endpoint{url.kind == detail::ServiceUrl::Kind::https, url.host, url.port};
+  AdminOptions options = pulsar().adminOptions();
+  detail::admin::Transport transport(options.tls, options.token);
+  auto get = [&](const std::string& target, std::vector<std::string>* pieces) {
+    detail::admin::Request request;
+    request.target = target;
+    if (pieces) {
+      request.bodySink = [pieces](std::string_view piece) { pieces->emplace_back(piece); };
+    }
+    detail::admin::Response response;
+    transport
+        .request(endpoint, std::move(request),
+                 std::chrono::steady_clock::now() + std::chrono::seconds(30), response)
+        .raiseIfFailed();
+    return response;
+  };
+
+  // A small answer: the same bytes either way.
+  std::vector<std::string> clusterPieces;
+  auto whole = get("/admin/v2/clusters", nullptr);
+  auto streamed = get("/admin/v2/clusters", &clusterPieces);
+  ASSERT_EQ(whole.status, 200u) << whole.body;
+  EXPECT_EQ(streamed.status, 200u);
+  EXPECT_EQ(streamed.body, "");
+  std::string joined;
+  for (const auto& piece : clusterPieces) joined += piece;
+  EXPECT_EQ(joined, whole.body);
+
+  // The broker's Prometheus metrics: larger than a piece (16 KiB) even on a fresh standalone
+  // (about 80 KB there; megabytes once it has served many topics).
+  std::vector<std::string> metricPieces;
+  auto metrics = get("/metrics/", &metricPieces);
+  EXPECT_EQ(metrics.status, 200u);
+  EXPECT_EQ(metrics.body, "");
+  std::size_t bytes = 0;
+  for (const auto& piece : metricPieces) bytes += piece.size();
+  EXPECT_GT(metricPieces.size(), 2u) << bytes << " bytes";
+  EXPECT_GT(bytes, 40'000u);
+
+  // An error: nothing to the sink, the reason where it always is.
+  std::vector<std::string> errorPieces;
+  std::string topic = uniqueTopic("no-such");
+  auto missing =
+      get("/admin/v2/persistent/public/default/" + topic.substr(topic.rfind('/') + 1) + "/stats",
+          &errorPieces);
+  EXPECT_EQ(missing.status, 404u) << missing.body;
+  EXPECT_TRUE(errorPieces.empty());
+  EXPECT_NE(missing.body, "");
 }
 
 TEST(HttpAdminTransport, ConfigurationErrorsNameTheValue) {

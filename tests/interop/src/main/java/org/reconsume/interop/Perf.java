@@ -2,6 +2,11 @@ package org.reconsume.interop;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,11 +41,14 @@ import org.apache.pulsar.client.api.SubscriptionType;
  * The client keeps Java's defaults (producer batching, 100 ms acknowledgement grouping, receiver
  * queue of 1000) except one I/O and one listener thread, as `reconsume perf` has one I/O thread.
  * --rounds R repeats the phases R times in this JVM on fresh topics: later rounds run with a
- * warm JIT. One JSON object per round (--json) or a table per round.
+ * warm JIT. One JSON object per round (--json) or a table per round. --admin-url U: also how
+ * many entries the broker read back from its bookies during each phase, as `reconsume perf`
+ * reports it (the broker's counter pulsar_ml_cache_pendingreads_entries_read_total in
+ * U/metrics/, read outside the measured time).
  */
 final class Perf {
   static final Set<String> OPTIONS =
-      Set.of("url", "messages", "size", "window", "rounds", "json");
+      Set.of("url", "admin-url", "messages", "size", "window", "rounds", "json");
 
   /** As `reconsume perf --timeout`'s default: a receive waiting longer fails the phase. */
   private static final int RECEIVE_TIMEOUT_SECONDS = 30;
@@ -55,6 +63,7 @@ final class Perf {
     int window = atLeast(options, "window", 1000, 1);
     int rounds = atLeast(options, "rounds", 1, 1);
     boolean json = options.has("json");
+    BrokerReads broker = new BrokerReads(options.optional("admin-url", null));
     byte[] payload = new byte[size];
     Arrays.fill(payload, (byte) 'x');
 
@@ -66,7 +75,7 @@ final class Perf {
         .build();
     try {
       for (int round = 1; round <= rounds; round++) {
-        List<Phase> phases = runRound(client, messages, payload, window);
+        List<Phase> phases = runRound(client, broker, messages, payload, window);
         for (Phase phase : phases) failed += phase.failed;
         if (json) {
           List<Json> list = new ArrayList<>();
@@ -86,8 +95,8 @@ final class Perf {
     return failed == 0 ? 0 : 1;
   }
 
-  private static List<Phase> runRound(PulsarClient client, int messages, byte[] payload,
-      int window) throws Exception {
+  private static List<Phase> runRound(PulsarClient client, BrokerReads broker, int messages,
+      byte[] payload, int window) throws Exception {
     List<Phase> phases = new ArrayList<>();
     String plain = topicName("plain");
     // The consumer first, as in tools/perf.cpp: the subscription exists before the first send.
@@ -98,12 +107,12 @@ final class Perf {
              .subscriptionInitialPosition(SubscriptionInitialPosition.Earliest)
              .subscribe();
          Producer<byte[]> producer = client.newProducer().topic(plain).create()) {
-      phases.add(measure("publish", "send", messages, window,
+      phases.add(measure("publish", "send", messages, window, broker,
           inFlight -> publish(producer, payload, messages, inFlight)));
       // With the default grouping (100 ms, no receipts) acknowledgeAsync completes as soon as
       // the acknowledgement is queued, not when the broker has it: Java's default, and the
       // figure compared against. Closing the consumer below sends what is still queued.
-      phases.add(measure("consume + ack", "acknowledge", messages, window,
+      phases.add(measure("consume + ack", "acknowledge", messages, window, broker,
           inFlight -> receiveAll(consumer, messages, inFlight, consumer::acknowledgeAsync)));
     }
 
@@ -126,7 +135,7 @@ final class Perf {
       if (setup.failures() > 0) {
         System.err.printf("error: %d sends failed before the reconsume phase%n", setup.failures());
       }
-      phases.add(measure("reconsumeLater", "reconsumeLater", messages, window,
+      phases.add(measure("reconsumeLater", "reconsumeLater", messages, window, broker,
           inFlight -> receiveAll(consumer, messages, inFlight,
               message -> consumer.reconsumeLaterAsync(message, 1, TimeUnit.HOURS))));
     }
@@ -160,9 +169,10 @@ final class Perf {
   }
 
   /** Runs {@code work} until every operation it started completed, and measures it. */
-  private static Phase measure(String name, String latencyOf, int messages, int window, Work work)
-      throws Exception {
+  private static Phase measure(String name, String latencyOf, int messages, int window,
+      BrokerReads broker, Work work) throws Exception {
     InFlight inFlight = new InFlight(window, messages);
+    Long readsBefore = broker.read();
     long cpuBefore = processCpuNanos();
     long systemBefore = processSystemNanos();
     long start = System.nanoTime();
@@ -171,8 +181,66 @@ final class Perf {
     double wallSeconds = (System.nanoTime() - start) / 1e9;
     double cpuSeconds = (processCpuNanos() - cpuBefore) / 1e9;
     double systemSeconds = (processSystemNanos() - systemBefore) / 1e9;
-    return new Phase(name, messages, wallSeconds, cpuSeconds, systemSeconds, peakRssBytes(),
-        failed + inFlight.failures(), latencyOf, inFlight.sortedLatencies());
+    long peakRss = peakRssBytes();
+    Long readsAfter = readsBefore == null ? null : broker.read();
+    Long bookieReads = readsAfter == null ? null : readsAfter - readsBefore;
+    return new Phase(name, messages, wallSeconds, cpuSeconds, systemSeconds, peakRss,
+        failed + inFlight.failures(), latencyOf, inFlight.sortedLatencies(), bookieReads);
+  }
+
+  /**
+   * The broker's count of entries read from its bookies (not its cache), from its Prometheus
+   * metrics: the sum of pulsar_ml_cache_pendingreads_entries_read_total over its label sets,
+   * read line by line; null without --admin-url or when it cannot be read (said once).
+   */
+  private static final class BrokerReads {
+    private static final String COUNTER = "pulsar_ml_cache_pendingreads_entries_read_total";
+    private final URI metrics;
+    private final HttpClient http;
+    private boolean failed;
+
+    BrokerReads(String adminUrl) {
+      metrics = adminUrl == null ? null : URI.create(adminUrl.replaceAll("/+$", "") + "/metrics/");
+      http = adminUrl == null ? null
+          : HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    }
+
+    Long read() {
+      if (metrics == null || failed) return null;
+      try {
+        HttpResponse<java.util.stream.Stream<String>> response = http.send(
+            HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(30)).GET().build(),
+            HttpResponse.BodyHandlers.ofLines());
+        if (response.statusCode() / 100 != 2) {
+          throw new IOException("HTTP " + response.statusCode());
+        }
+        long[] total = {0};
+        boolean[] found = {false};
+        try (var lines = response.body()) {
+          lines.forEach(line -> {
+            if (!line.startsWith(COUNTER)) return;
+            String rest = line.substring(COUNTER.length());
+            if (rest.startsWith("{")) {
+              rest = rest.substring(rest.indexOf('}') + 1);
+            } else if (!rest.startsWith(" ")) {
+              return;  // another metric whose name begins with this one's
+            }
+            total[0] += Math.round(Double.parseDouble(rest.trim().split("\\s+")[0]));
+            found[0] = true;
+          });
+        }
+        if (!found[0]) throw new IOException("no " + COUNTER);
+        return total[0];
+      } catch (IOException | RuntimeException e) {
+        failed = true;
+        System.err.println("warning: broker metrics at " + metrics + " could not be read: " + e);
+        return null;
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        failed = true;
+        return null;
+      }
+    }
   }
 
   /** At most {@code window} operations in flight, each timed from its call to its completion. */
@@ -228,7 +296,8 @@ final class Perf {
   /** One phase's figures, as tools/perf_report.cpp writes them. */
   private record Phase(String name, int messages, double wallSeconds, double cpuSeconds,
       double cpuSystemSeconds,
-      long peakRssBytes, int failed, String latencyOf, long[] latencyNanos) {
+      long peakRssBytes, int failed, String latencyOf, long[] latencyNanos,
+      Long bookieEntryReads) {
     double messagesPerSecond() {
       return wallSeconds > 0 ? messages / wallSeconds : 0;
     }
@@ -251,7 +320,8 @@ final class Perf {
           .put("cpuSystemSeconds", cpuSystemSeconds)
           .put("peakRssBytes", peakRssBytes).put("failed", failed)
           .put("latency", new Json().put("of", latencyOf).put("count", latencyNanos.length)
-              .put("p50", quantile(0.5)).put("p99", quantile(0.99)).put("p999", quantile(0.999)));
+              .put("p50", quantile(0.5)).put("p99", quantile(0.99)).put("p999", quantile(0.999)))
+          .put("bookieEntryReads", bookieEntryReads);
     }
   }
 
