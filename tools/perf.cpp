@@ -23,7 +23,8 @@
 // also how many entries the broker read back from its bookies during the phase rather than from its
 // cache (broker_reads.hpp; the broker's Prometheus endpoint under --admin-url): a consume phase
 // that lags its publishes by more than managedLedgerCacheEvictionTimeThresholdMillis (1 s by
-// default) reads from the bookies, at a fraction of the rate.
+// default) reads from the bookies, and so do batched entries of larger runs whatever that setting
+// (README, "Measured").
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
