@@ -26,7 +26,9 @@
 # Which one a phase got, the table says: the entries the broker read back from its bookies during
 # each client's phase. Measured 2026-11-27: with one entry per message the minute-long cache
 # serves every read; with batched entries (both clients' default) both regimes read about 2,000
-# entries per 100,000 messages from the bookies, and their figures no longer differ.
+# entries per 100,000 messages from the bookies, and their figures no longer differ. Adding
+# --conf cacheEvictionByMarkDeletedPosition=true keeps those in the cache too (0 reads), but the
+# standalone ran out of direct memory in the fourth round of a five-round comparison.
 #
 # A broker just started runs its own code cold (the JVM's JIT) and its first topics' ledgers are
 # new: whichever client runs first would pay for that. Before the rounds, --warmup (1 by default;
