@@ -43,7 +43,7 @@
 # nothing and starts no broker. --json-out FILE: every run's raw JSON, grouped by round.
 # --admin-url (by default http://<the URL's host>:8080): where both clients read the broker's
 # metrics before and after each phase, to say how many entries it read back from its bookies
-# rather than its cache (the table's last line per phase; a broker-wide counter).
+# rather than its cache (a line under each phase's table; a broker-wide counter).
 # Disk: the test broker keeps every message (retention -1), and each client's run stores ~3 x N x S
 # bytes (the plain topic, the reconsume topic and its retry topic), twice over in BookKeeper (its
 # journal and its entry log). One comparison with the defaults (a warm-up and three rounds, the
