@@ -6,6 +6,7 @@
 #include "admin/http_status.hpp"
 #include "admin/http_transport.hpp"
 #include "common/service_url.hpp"
+#include "common/text.hpp"
 #include "reconsume/error.hpp"
 
 namespace reconsume::tools {
@@ -13,13 +14,6 @@ namespace {
 
 constexpr std::string_view kCounter = "pulsar_ml_cache_pendingreads_entries_read_total";
 constexpr std::string_view kPath = "/metrics/";
-
-std::string_view trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 
@@ -52,7 +46,7 @@ std::optional<std::int64_t> BookieReadsScan::finish() {
 
 // "name{labels} value [timestamp]" or "name value [timestamp]"; comments start with '#'.
 void BookieReadsScan::line(std::string_view text) {
-  text = trimmed(text);
+  text = detail::trimWhitespace(text);
   if (!problem_.empty() || text.size() <= kCounter.size() || !text.starts_with(kCounter)) return;
   auto rest = text.substr(kCounter.size());
   if (rest.front() == '{') {
@@ -65,7 +59,7 @@ void BookieReadsScan::line(std::string_view text) {
   } else if (rest.front() != ' ' && rest.front() != '\t') {
     return;  // another metric whose name begins with this one's
   }
-  rest = trimmed(rest);
+  rest = detail::trimWhitespace(rest);
   auto value = rest.substr(0, rest.find_first_of(" \t"));
   double number = 0;
   auto [at, ec] = std::from_chars(value.data(), value.data() + value.size(), number);
@@ -101,7 +95,7 @@ BrokerReads::BrokerReads(const ConnectionSettings& settings, std::chrono::millis
     throw Error(errc::invalid_argument,
                 "admin URL '" + settings.adminUrl + "' is not an http:// or https:// URL");
   }
-  endpoint_.reset(new Endpoint{{url.kind == Kind::https, url.host, url.port},
+  endpoint_.reset(new Endpoint{detail::admin::Endpoint::of(url),
                                detail::admin::Transport(settings.tls, settings.token)});
 }
 

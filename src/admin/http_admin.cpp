@@ -18,7 +18,7 @@ using boost::beast::http::verb;
 class HttpAdmin final : public client::AdminBackend {
  public:
   HttpAdmin(const ServiceUrl& url, const AdminOptions& options)
-      : endpoint_{url.kind == ServiceUrl::Kind::https, url.host, url.port},
+      : endpoint_(Endpoint::of(url)),
         transport_(options.tls, options.token),
         timeout_(options.timeout) {}
 

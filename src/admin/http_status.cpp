@@ -3,6 +3,8 @@
 #include <boost/json/parse.hpp>
 #include <boost/json/value.hpp>
 
+#include "common/text.hpp"
+
 namespace reconsume::detail::admin {
 namespace {
 
@@ -25,14 +27,6 @@ errc errcOf(unsigned status) {
   }
 }
 
-std::string_view trim(std::string_view text) {
-  constexpr std::string_view kSpace = " \t\r\n";
-  auto begin = text.find_first_not_of(kSpace);
-  if (begin == std::string_view::npos) return {};
-  auto end = text.find_last_not_of(kSpace);
-  return text.substr(begin, end - begin + 1);
-}
-
 // Pulsar's 500 answers read "--- An unexpected error occurred in the server ---\n\nMessage: <what>
 // \n\nStacktrace:\n...": keep <what>.
 std::string_view essence(std::string_view reason) {
@@ -41,7 +35,7 @@ std::string_view essence(std::string_view reason) {
     reason.remove_prefix(at + kMessage.size());
   }
   if (auto at = reason.find("\n\n"); at != std::string_view::npos) reason = reason.substr(0, at);
-  return trim(reason);
+  return trimWhitespace(reason);
 }
 
 }  // namespace

@@ -242,6 +242,10 @@ Status followLocation(const std::string& location, Endpoint& endpoint, std::stri
 
 }  // namespace
 
+Endpoint Endpoint::of(const ServiceUrl& url) {
+  return {url.kind == ServiceUrl::Kind::https, url.host, url.port};
+}
+
 std::string Endpoint::toString() const {
   return std::string(tls ? "https://" : "http://") + host + ':' + std::to_string(port);
 }

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "common/service_url.hpp"
 #include "common/status.hpp"
 #include "reconsume/tls_options.hpp"
 
@@ -28,6 +29,8 @@ struct Endpoint {
   std::string host;  // a name, an IPv4 address or a bracketed IPv6 address
   std::uint16_t port{0};
 
+  // The host and port of an http:// or https:// URL (the caller has checked its kind).
+  static Endpoint of(const ServiceUrl& url);
   std::string toString() const;  // "https://host:port"
 };
 

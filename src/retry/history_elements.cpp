@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include "common/text.hpp"
 #include "common/utf8.hpp"
 
 namespace reconsume::detail::retry {
@@ -54,16 +55,6 @@ bool isJsonArray(std::string_view text) {
   return !error && used == text.size() && parser.handler().rootIsArray;
 }
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && isSpace(text.front())) text.remove_prefix(1);
-  while (!text.empty() && isSpace(text.back())) text.remove_suffix(1);
-  return text;
-}
-
 // The end of the JSON string whose opening quote is at `open` (the index of its closing quote).
 // The text is known to be valid JSON, so a quote preceded by an even number of backslashes ends
 // the string; memchr finds the candidates quickly.
@@ -104,7 +95,7 @@ LastElements arrayElements(std::string_view array) {
         [[fallthrough]];
       case ',':
         if (depth == 0) {
-          auto element = trim(array.substr(start, i - start));
+          auto element = trimWhitespace(array.substr(start, i - start));
           if (!element.empty()) elements.add(element);
           start = i + 1;
           if (array[i] == ']') return elements;

@@ -98,8 +98,7 @@ TEST(HttpAdminTransport, FollowsARedirectToTheBroker) {
 // Request::bodySink: a 2xx body in pieces, never whole (a broker's metrics are megabytes); an
 // error's body still in the response, where the caller reads the broker's reason.
 TEST(HttpAdminTransport, ABodySinkGetsA2xxBodyInPiecesAndAnErrorsBodyStaysInTheResponse) {
-  auto url = detail::ServiceUrl::parse(pulsar().adminUrl);
-  detail::admin::Endpoint endpoint{url.kind == detail::ServiceUrl::Kind::https, url.host, url.port};
+  auto endpoint = detail::admin::Endpoint::of(detail::ServiceUrl::parse(pulsar().adminUrl));
   AdminOptions options = pulsar().adminOptions();
   detail::admin::Transport transport(options.tls, options.token);
   auto get = [&](const std::string& target, std::vector<std::string>* pieces) {
