@@ -29,17 +29,16 @@
 
 #include <CLI/CLI.hpp>
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <mutex>
 #include <string>
 
 #include "broker_reads.hpp"
 #include "commands.hpp"
 #include "connection_settings.hpp"
+#include "in_flight.hpp"
 #include "perf_report.hpp"
 #include "reconsume/reconsume.hpp"
 #include "terminal.hpp"
@@ -80,67 +79,6 @@ Usage usageNow() {
   };
   return {micros(usage.ru_utime), micros(usage.ru_stime), usage.ru_maxrss};
 }
-
-// Counts async completions and bounds how many are in flight, as the Java harness's Semaphore
-// (Perf.java) does: a permit is taken and given back with an atomic operation, and a completion
-// wakes the sending thread only when that thread sleeps waiting for it. Not
-// std::counting_semaphore: libstdc++ 12's spins through sched_yield calls before it sleeps and
-// makes a futex call for every release that finds no permit left, whether or not anyone waits — on
-// a saturated window, tens of thousands of system calls per phase that Java's Semaphore does not
-// make, counted as the client's CPU. (A mutex and condition variable for every permit made the
-// completions and the sending thread contend for the mutex.) Held by shared pointer, captured by
-// each completion: the last release may still be returning when waitForAll() has seen its permit.
-class InFlight {
- public:
-  explicit InFlight(int window) : window_(window), available_(window) {}
-
-  void acquire() { take(1); }
-
-  void release(bool failed) {
-    if (failed) failures_.fetch_add(1, std::memory_order_relaxed);
-    // Both this and take()'s store to wanted_ are sequentially consistent: either this load sees
-    // what the waiter wants, or the waiter's next load sees this permit.
-    const int available = available_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    const int wanted = wanted_.load(std::memory_order_seq_cst);
-    if (wanted > 0 && available >= wanted) {
-      { std::lock_guard<std::mutex> lock(mutex_); }  // the waiter is inside wait(), or past it
-      wake_.notify_one();
-    }
-  }
-
-  // Returns once every started operation completed: every permit is back.
-  void waitForAll() {
-    take(window_);
-    available_.fetch_add(window_);
-  }
-
-  int failures() const { return failures_.load(std::memory_order_relaxed); }
-
- private:
-  // Takes `permits` at once (one sending thread takes them: the harness's own).
-  void take(int permits) {
-    int seen = available_.load(std::memory_order_acquire);
-    for (;;) {
-      if (seen >= permits) {
-        if (available_.compare_exchange_weak(seen, seen - permits, std::memory_order_acquire))
-          return;
-        continue;
-      }
-      std::unique_lock<std::mutex> lock(mutex_);
-      wanted_.store(permits, std::memory_order_seq_cst);
-      if (available_.load(std::memory_order_seq_cst) < permits) wake_.wait(lock);
-      wanted_.store(0, std::memory_order_relaxed);
-      seen = available_.load(std::memory_order_acquire);
-    }
-  }
-
-  int window_;
-  std::atomic<int> available_;
-  std::atomic<int> wanted_{0};  // while the sending thread sleeps: how many permits it waits for
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::atomic<int> failures_{0};
-};
 
 // Runs `work` (which returns its failures) and measures it; its latencies are those of
 // histogram `latencyMetric` with `labels`, measured over this phase alone. The broker's counter is
