@@ -131,8 +131,11 @@ ports_of() {
 source "$script_dir/lib/cluster-config.sh"
 
 # ---------------------------------------------------------------------------------------------
-# Processes: pid_file, running_pid, alive, port_in_use, launch, check_ports, terminate, wait_gone
+# Processes: pid_file, running_pid, alive, port_in_use (lib/ports.sh), launch, check_ports,
+# terminate, wait_gone
 
+# shellcheck source-path=SCRIPTDIR source=lib/ports.sh
+source "$script_dir/lib/ports.sh"
 # shellcheck source-path=SCRIPTDIR source=lib/cluster-processes.sh
 source "$script_dir/lib/cluster-processes.sh"
 

@@ -97,6 +97,12 @@ write_test_config() {
 source "$script_dir/lib/pulsar-secure.sh"
 
 # ---------------------------------------------------------------------------------------------
+# Ports: port_in_use PORT, listens_on PID PORT
+
+# shellcheck source-path=SCRIPTDIR source=lib/ports.sh
+source "$script_dir/lib/ports.sh"
+
+# ---------------------------------------------------------------------------------------------
 # Process state
 
 running_pid() {
@@ -140,10 +146,6 @@ healthy() {
   # "ready" comes before the bookie takes writes (after a kill -9, topics failed to load for a
   # while with "Not enough non-faulty bookies"); the health check writes and reads a topic.
   http_ok "$variant" "/admin/v2/brokers/health?topicVersion=V2"
-}
-
-port_in_use() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
 }
 
 # ---------------------------------------------------------------------------------------------
@@ -190,7 +192,7 @@ do_start() {
       say "already running ($variant, pid $(<"$pid_file"))"
       return 0
     fi
-    fail_start "the running broker (pid $(<"$pid_file")) did not become healthy"
+    fail_start "the running broker (pid $(<"$pid_file")): $unhealthy_because"
   fi
   if [[ $current != none ]]; then
     if [[ $current == "$variant" ]]; then
@@ -241,7 +243,7 @@ do_start() {
   local pid=$!
   echo "$pid" >"$pid_file"
   echo "$variant" >"$variant_file"
-  wait_healthy "$variant" "$pid" || fail_start "Pulsar did not become healthy within ${start_timeout}s"
+  wait_healthy "$variant" "$pid" || fail_start "$unhealthy_because"
   say "ready ($variant, pid $pid, $(admin_url), $(service_url))"
 }
 
@@ -253,17 +255,24 @@ fail_start() {
   die "Pulsar standalone failed to start"
 }
 
-# wait_healthy VARIANT PID: until healthy, the process dies, or the start timeout passes.
+# wait_healthy VARIANT PID: until healthy, the process dies, or the start timeout passes; on
+# failure, unhealthy_because says which.
+unhealthy_because=""
 wait_healthy() {
-  local variant=$1 pid=$2 deadline=$((SECONDS + start_timeout))
+  local variant=$1 pid=$2 deadline=$((SECONDS + start_timeout)) port=$web_port
+  [[ $variant == secure\ * ]] && port=$web_tls_port
   while ((SECONDS < deadline)); do
-    kill -0 "$pid" 2>/dev/null || {
-      say "the broker process $pid exited"
+    if ! kill -0 "$pid" 2>/dev/null; then
+      unhealthy_because="the broker process $pid exited"
+      port_in_use "$port" && unhealthy_because+=", and another process serves port $port"
       return 1
-    }
-    healthy "$variant" && return 0
+    fi
+    # Another broker that took the ports while this one started would answer the same checks
+    # (this one then exits, unable to bind): healthy only if the answer came from this process.
+    healthy "$variant" && listens_on "$pid" "$port" && return 0
     sleep 0.5
   done
+  unhealthy_because="Pulsar did not become healthy within ${start_timeout}s"
   return 1
 }
 

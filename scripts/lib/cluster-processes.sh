@@ -30,10 +30,6 @@ alive() {
   [[ -f "$file" ]] && kill -0 "$(<"$file")" 2>/dev/null
 }
 
-port_in_use() {
-  (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null
-}
-
 # launch NAME ARGS...: start `bin/pulsar ARGS...` as NAME in the background, its output appended to
 # logs/NAME.out, its pid in run/NAME.pid.
 launch() {
