@@ -7,7 +7,6 @@
 #include <atomic>
 #include <memory>
 #include <thread>
-#include <vector>
 
 namespace reconsume::tools {
 namespace {
@@ -17,9 +16,8 @@ TEST(InFlight, NeverLetsMoreThanItsWindowBeInFlightAndWaitsForTheLast) {
   constexpr int kOperations = 20'000;
   auto inFlight = std::make_shared<InFlight>(kWindow);
   std::atomic<int> running{0}, most{0}, completed{0};
-  // Two completing threads, as a client's I/O thread and a second one would be: each takes the
-  // operations handed to it and releases them, some as failures.
-  std::vector<std::atomic<int>> handed(kOperations);
+  // Two completing threads, as a client's I/O threads would be: each completes the next operation
+  // started and not yet completed, every seventh as a failure.
   std::atomic<int> next{0};
   std::atomic<bool> stop{false};
   auto complete = [&] {
