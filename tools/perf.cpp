@@ -28,7 +28,6 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
-#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <iostream>
