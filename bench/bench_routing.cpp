@@ -66,6 +66,25 @@ void BM_DecideAndBuild_ExponentialFullJitter(benchmark::State& state) {
 }
 BENCHMARK(BM_DecideAndBuild_ExponentialFullJitter);
 
+// A message's first failure, as `reconsume perf` retries it: no properties of its own, none of
+// ours yet, a level-table policy and no reason.
+void BM_DecideAndBuild_FirstHop(benchmark::State& state) {
+  const Properties incoming;
+  const reconsume::MessageId id(18502, 17, -1);
+  const std::string topic = "persistent://public/default/reconsume-perf-retry-270116443";
+  const std::map<std::string, std::string> custom;
+  const reconsume::detail::retry::RetryRequest request;
+  const auto policy = reconsume::RetryPolicy::levels(reconsume::DelayLevels::parse("1h"));
+  auto now = std::chrono::system_clock::time_point(1'700'000'016'000ms);
+  for (auto _ : state) {
+    auto route = decide(policy, incoming, request);
+    auto properties = buildProperties(incoming, topic, "perf", id, route, now, "", custom);
+    benchmark::DoNotOptimize(properties);
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_DecideAndBuild_FirstHop);
+
 // The parts, to see where the time goes.
 void BM_Part_Decide(benchmark::State& state) {
   const Properties incoming = realisticMessage();

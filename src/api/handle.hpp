@@ -21,6 +21,9 @@ Impl& stateOf(const std::shared_ptr<Impl>& impl, const char* kind) {
 }
 
 inline boost::system::error_code toErrorCode(const Status& status) {
+  // Success without the conversion: a std::error_code becomes a Boost one through a
+  // dynamic_cast of its category, on every completed asynchronous call.
+  if (status.ok()) return {};
   return boost::system::error_code(status.code);
 }
 

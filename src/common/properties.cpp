@@ -10,12 +10,6 @@ namespace reconsume::detail {
 
 namespace {
 
-void appendU32(std::string& out, std::uint32_t value) {
-  char bytes[4];
-  std::memcpy(bytes, &value, 4);
-  out.append(bytes, 4);
-}
-
 std::uint32_t readU32(const char* at) {
   std::uint32_t value = 0;
   std::memcpy(&value, at, 4);
@@ -108,7 +102,12 @@ Properties Properties::fromPairs(std::span<const Entry> pairs) {
 PropertiesWriter::PropertiesWriter(std::size_t bytes, Keys keys)
     : checkOrder_(keys == Keys::anyOrder) {
   // The offsets and the count go at the end of the same block: room for about a dozen entries.
-  block_.reserve(bytes + 128);
+  block_.resize(bytes + 128);
+}
+
+void PropertiesWriter::grow(std::size_t bytes) {
+  block_.resize(std::max(2 * block_.size(), used_ + bytes));
+  block_.resize(block_.capacity());
 }
 
 void PropertiesWriter::noteOrder(std::string_view key) {
@@ -125,7 +124,7 @@ void PropertiesWriter::spill(std::size_t offset) {
 
 Properties PropertiesWriter::finish() && {
   if (count_ == 0) return Properties();
-  pushOffset(block_.size());  // where the last value ends
+  pushOffset(used_);  // where the last value ends
   if (!ordered_) {
     // Put right through fromPairs, from views into this writer's block.
     std::vector<Properties::Entry> entries;
@@ -141,12 +140,16 @@ Properties PropertiesWriter::finish() && {
     return Properties::fromPairs(entries);
   }
   const std::size_t inlineCount = std::min(offsets_, kInlineOffsets);
-  block_.reserve(block_.size() + 4 * (offsets_ + 1));
-  block_.append(reinterpret_cast<const char*>(inlineOffsets_), 4 * inlineCount);
+  char* at = room(4 * (offsets_ + 1));
+  std::memcpy(at, inlineOffsets_, 4 * inlineCount);
+  at += 4 * inlineCount;
   if (!moreOffsets_.empty()) {
-    block_.append(reinterpret_cast<const char*>(moreOffsets_.data()), 4 * moreOffsets_.size());
+    std::memcpy(at, moreOffsets_.data(), 4 * moreOffsets_.size());
+    at += 4 * moreOffsets_.size();
   }
-  appendU32(block_, static_cast<std::uint32_t>(count_));
+  const auto count = static_cast<std::uint32_t>(count_);
+  std::memcpy(at, &count, 4);
+  block_.resize(used_ + 4 * (offsets_ + 1));
   return Properties(std::move(block_), count_);
 }
 

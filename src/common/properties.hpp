@@ -14,6 +14,7 @@
 // Thread safety: a plain value; const members may be called from several threads at once.
 #pragma once
 
+#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -118,23 +119,66 @@ class PropertiesWriter {
   // `bytes`: the keys' and values' total length expected (a hint: the block grows as needed).
   explicit PropertiesWriter(std::size_t bytes = 0, Keys keys = Keys::anyOrder);
 
-  void add(std::string_view key, std::string_view value) { beginValue(key).append(value); }
-  // For a value built in place: appends `key` and returns the buffer to append the value to;
-  // the value ends at the next add(), beginValue() or finish().
-  std::string& beginValue(std::string_view key) {
-    const std::size_t keyBegin = block_.size();
+  void add(std::string_view key, std::string_view value) {
+    beginValue(key);
+    append(value);
+  }
+  // For a value written in pieces: appends `key`; the value is what the appends below add until
+  // the next add(), beginValue() or finish().
+  void beginValue(std::string_view key) {
     if (checkOrder_ && count_ > 0) noteOrder(key);
-    pushOffset(keyBegin);
-    block_.append(key);
-    pushOffset(block_.size());
-    lastKeyBegin_ = keyBegin;
+    lastKeyBegin_ = used_;
+    pushOffset(used_);
+    append(key);
+    pushOffset(used_);
     ++count_;
-    return block_;
+  }
+  // `text` must not be in this writer's block (appendWritten copies from there).
+  void append(std::string_view text) {
+    if (text.empty()) return;
+    std::memcpy(room(text.size()), text.data(), text.size());
+    used_ += text.size();
+  }
+  void append(char c) {
+    *room(1) = c;
+    ++used_;
+  }
+  void appendNumber(std::int64_t value) {
+    char* at = room(kNumberBytes);
+    used_ =
+        static_cast<std::size_t>(std::to_chars(at, at + kNumberBytes, value).ptr - block_.data());
+  }
+  // Appends `length` bytes of what was written from `begin` on (an earlier value, again).
+  void appendWritten(std::size_t begin, std::size_t length) {
+    char* at = room(length);  // first: the block may move
+    std::memcpy(at, block_.data() + begin, length);
+    used_ += length;
+  }
+  // The keys and values written so far.
+  std::string_view written() const { return {block_.data(), used_}; }
+  // For a value built by code that appends to a std::string (the retry history): `write` gets the
+  // block, holding exactly what was written so far, and appends to it.
+  template <typename Write>
+  void appendWith(Write&& write) {
+    block_.resize(used_);
+    std::forward<Write>(write)(block_);
+    used_ = block_.size();
+    block_.resize(block_.capacity());
   }
 
   Properties finish() &&;
 
  private:
+  static constexpr std::size_t kNumberBytes = 20;  // "-9223372036854775808"
+
+  // Where `bytes` more go, after what is written. The block's size is its whole room and used_
+  // what is written: an append is a copy and a count, without std::string's checks and
+  // terminator on each (a retry's properties are about thirty appends).
+  char* room(std::size_t bytes) {
+    if (bytes > block_.size() - used_) grow(bytes);
+    return block_.data() + used_;
+  }
+  void grow(std::size_t bytes);
   void noteOrder(std::string_view key);
   void pushOffset(std::size_t offset) {
     if (offsets_ < kInlineOffsets) {
@@ -148,7 +192,8 @@ class PropertiesWriter {
     return index < kInlineOffsets ? inlineOffsets_[index] : moreOffsets_[index - kInlineOffsets];
   }
 
-  std::string block_;
+  std::string block_;  // sized to its room; used_ bytes written
+  std::size_t used_ = 0;
   // Entry i's key starts at offset 2i and its value at 2i+1; a value ends where the next key
   // starts, the last one at the end of the bytes. On the stack for up to 31 entries (ours and the
   // application's, as a rule), a vector beyond.

@@ -38,7 +38,7 @@ Status EmbeddedProducer::closedStatus() const {
                 "producer '" + state_->name + "' of topic " + topic_->name() + " is closed");
 }
 
-void EmbeddedProducer::send(OutgoingData message, BackendCallback<MessageId> done) {
+void EmbeddedProducer::send(OutgoingData message, BackendCallback<MessageId>&& done) {
   if (closed_) return done(closedStatus(), MessageId());
   publish(std::move(message), nullptr, done);
 }

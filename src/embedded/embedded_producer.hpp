@@ -22,7 +22,7 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
 
   const std::string& topic() const override { return topic_->name(); }
   // The stored message shares the payload and properties it is given: no copy.
-  void send(OutgoingData message, BackendCallback<MessageId> done) override;
+  void send(OutgoingData message, BackendCallback<MessageId>&& done) override;
   // Stored at once (the id is final) but dispatched only once the transaction commits.
   void send(OutgoingData message, const std::shared_ptr<client::BackendTransaction>& transaction,
             BackendCallback<MessageId> done) override;

@@ -45,7 +45,7 @@ bool BatchContainer::fits(const BatchedMessage& message) const {
   return std::max(batch.latestMs, at) - std::min(batch.earliestMs, at) <= window;
 }
 
-bool BatchContainer::add(BatchedMessage message) {
+bool BatchContainer::add(BatchedMessage&& message) {
   auto [found, opened] = open_.try_emplace(keyOf(message));
   auto& batch = found->second;
   if (opened) {

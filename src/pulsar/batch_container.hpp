@@ -69,7 +69,7 @@ class BatchContainer {
   // Whether `message` may join the open batch of its key now (see above).
   bool fits(const BatchedMessage& message) const;
   // Adds it (check fits() first); true when its batch is full now and should be written.
-  bool add(BatchedMessage message);
+  bool add(BatchedMessage&& message);
 
   bool empty() const { return open_.empty(); }
   std::size_t messages() const { return messages_; }

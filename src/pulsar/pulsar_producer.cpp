@@ -157,7 +157,7 @@ protocol::SendContext PulsarProducer::entryContext() const {
   return context;
 }
 
-void PulsarProducer::send(OutgoingData message, BackendCallback<MessageId> done) {
+void PulsarProducer::send(OutgoingData message, BackendCallback<MessageId>&& done) {
   if (batches(message)) return sendBatched(std::move(message), std::move(done));
   protocol::EncodedMessage encoded;
   if (auto status = encodeOutgoing(message, encoded); !status.ok())
@@ -165,12 +165,18 @@ void PulsarProducer::send(OutgoingData message, BackendCallback<MessageId> done)
   hand(Unbatched{std::move(encoded), std::move(done)});
 }
 
-void PulsarProducer::hand(Handed send) {
-  if (inbox_.push(std::move(send))) {
-    // Posted from the sender's thread, run and freed on the I/O thread: from the recycled blocks.
-    asio::post(strand_, asio::bind_allocator(RecyclingAllocator<char>(),
-                                             [self = shared_from_this()] { self->drainInbox(); }));
-  }
+void PulsarProducer::hand(BatchedMessage&& send) {
+  if (inbox_.emplace(std::move(send))) postDrain();
+}
+
+void PulsarProducer::hand(Unbatched&& send) {
+  if (inbox_.emplace(std::move(send))) postDrain();
+}
+
+void PulsarProducer::postDrain() {
+  // Posted from the sender's thread, run and freed on the I/O thread: from the recycled blocks.
+  asio::post(strand_, asio::bind_allocator(RecyclingAllocator<char>(),
+                                           [self = shared_from_this()] { self->drainInbox(); }));
 }
 
 void PulsarProducer::drainInbox() {

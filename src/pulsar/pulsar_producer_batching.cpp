@@ -21,7 +21,7 @@ bool PulsarProducer::batches(const OutgoingData& message) const {
   return true;
 }
 
-void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId> done) {
+void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId>&& done) {
   if (closed_) {
     return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
   }
@@ -42,7 +42,7 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
   hand(std::move(batched));
 }
 
-void PulsarProducer::addToBatch(BatchedMessage message) {
+void PulsarProducer::addToBatch(BatchedMessage&& message) {
   if (auto status = closedOrEnded(); !status.ok()) return message.done(status, MessageId());
   if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
   if (message.bytes() + kEntryOverhead > maxMessageSize_) {

@@ -5,6 +5,7 @@
 // Thread safety: every member may be called from several threads at once.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <memory>
@@ -51,9 +52,14 @@ class MoveMetrics {
     std::string category;
   };
 
+  using Series = std::map<StoredKey, std::shared_ptr<Counter>, SeriesOrder>;
+
   std::mutex mutex_;
-  // Series already looked up: found without building a string on every move.
-  std::map<StoredKey, std::shared_ptr<Counter>, SeriesOrder> counters_;
+  // Series already looked up: found without building a string on every move. Never erased.
+  Series counters_;
+  // The last series looked up, found without the lock: a consumer's moves mostly go one way
+  // (a table's first level, most of all). Points into counters_.
+  std::atomic<const Series::value_type*> last_{nullptr};
 };
 
 }  // namespace reconsume::detail::retry

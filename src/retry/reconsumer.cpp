@@ -123,11 +123,11 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }
-  auto producer =
+  const auto& producer =
       route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;
   if (!transactional_) {
-    return moveAtLeastOnce(message, std::move(outgoing), std::move(producer), std::move(route),
-                           started, std::move(done));
+    return moveAtLeastOnce(message, std::move(outgoing), *producer, std::move(route), started,
+                           std::move(done));
   }
   done = [metrics = moveMetrics_, route, clock = client.clock(), started,
           done = std::move(done)](const Status& status) {

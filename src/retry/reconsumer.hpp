@@ -29,7 +29,7 @@
 
 namespace reconsume::detail::retry {
 
-class Reconsumer {
+class Reconsumer : public std::enable_shared_from_this<Reconsumer> {
  public:
   // Subscribes `options` (checked and canonical, with a retry policy or maxRedeliverCount): works
   // out the retry and dead-letter topics (SPEC.md section 3, asking the broker whether the legacy
@@ -58,10 +58,10 @@ class Reconsumer {
   void close(Callback<> done);
 
  private:
-  // Counts the move in moveMetrics_ once it completed, timed from `started`.
-  void moveAtLeastOnce(const Message& message, OutgoingData outgoing,
-                       std::shared_ptr<LazyProducer> producer, Route route,
-                       std::chrono::steady_clock::time_point started, Callback<> done);
+  // Counts the move in moveMetrics_ once it completed, timed from `started`. `producer` is one
+  // of this object's.
+  void moveAtLeastOnce(const Message& message, OutgoingData outgoing, LazyProducer& producer,
+                       Route route, std::chrono::steady_clock::time_point started, Callback<> done);
   void moveInTransaction(const Message& message, OutgoingData outgoing,
                          std::shared_ptr<LazyProducer> producer, Callback<> done);
 

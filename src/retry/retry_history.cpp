@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstring>
 
 #include "common/utf8.hpp"
 #include "retry/history_elements.hpp"
@@ -10,27 +11,31 @@
 namespace reconsume::detail::retry {
 namespace {
 
-void appendNumber(std::string& out, std::int64_t value) {
-  char buffer[24];
-  auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
-  out.append(buffer, end);
+// Appends `literal` then `value` to the text at `at` (a buffer with room for both).
+template <std::size_t N>
+char* writeField(char* at, const char (&literal)[N], std::int64_t value) {
+  std::memcpy(at, literal, N - 1);
+  at += N - 1;
+  return std::to_chars(at, at + 20, value).ptr;
 }
 
 void appendEntry(std::string& out, const HistoryEntry& entry, std::size_t maxBytes) {
   auto at = std::chrono::duration_cast<std::chrono::milliseconds>(entry.at.time_since_epoch());
   std::size_t begin = out.size();
-  out += "{\"n\":";
-  appendNumber(out, entry.count);
-  out += ",\"at\":";
-  appendNumber(out, at.count());
-  out += ",\"delay\":";
-  appendNumber(out, entry.delay.count());
+  // The numbers, their names and the reason's name in one piece: an entry is appended on every
+  // retry.
+  char head[96];
+  char* end = writeField(head, "{\"n\":", entry.count);
+  end = writeField(end, ",\"at\":", at.count());
+  end = writeField(end, ",\"delay\":", entry.delay.count());
+  constexpr std::string_view kReason = ",\"reason\":";
+  end = std::copy(kReason.begin(), kReason.end(), end);
+  out.append(head, end);
   std::string category;
   if (!entry.category.empty()) {
     category = ",\"category\":";
     appendJsonString(category, entry.category, maxBytes);
   }
-  out += ",\"reason\":";
   std::size_t used = out.size() - begin + category.size() + 1;  // + the closing brace
   appendJsonString(out, entry.reason, maxBytes > used ? maxBytes - used : 0);
   out += category;

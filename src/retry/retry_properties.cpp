@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <optional>
 
 #include "common/topic_name.hpp"
@@ -44,22 +43,16 @@ constexpr std::array<std::string_view, 12> kKeys{
 };
 static_assert(std::is_sorted(kKeys.begin(), kKeys.end()), "kKeys must be in the map's order");
 
-void appendNumber(std::string& out, std::int64_t value) {
-  char digits[24];
-  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
-  out.append(digits, end);
-}
-
 // "ledger:entry:partition[:batchIndex]", as MessageId::toString writes it.
-void appendMessageId(std::string& out, const MessageId& id) {
-  appendNumber(out, id.ledger());
-  out += ':';
-  appendNumber(out, id.entry());
-  out += ':';
-  appendNumber(out, id.partition());
+void appendMessageId(PropertiesWriter& out, const MessageId& id) {
+  out.appendNumber(id.ledger());
+  out.append(':');
+  out.appendNumber(id.entry());
+  out.append(':');
+  out.appendNumber(id.partition());
   if (id.batchIndex() >= 0) {
-    out += ':';
-    appendNumber(out, id.batchIndex());
+    out.append(':');
+    out.appendNumber(id.batchIndex());
   }
 }
 
@@ -153,35 +146,37 @@ class Builder {
       incomingOrigin_ = *present;
       return out_.add(key, *present);
     }
-    writeComputedOrigin(out_.beginValue(key));
+    out_.beginValue(key);
+    writeComputedOrigin();
   }
 
   void writeLegacyOrigin(std::string_view key, const std::string_view* present) {
     if (present) return out_.add(key, *present);
     if (incomingOrigin_) return out_.add(key, *incomingOrigin_);
-    std::string& block = out_.beginValue(key);
+    out_.beginValue(key);
     if (originLength_ > 0) {
-      block.append(block, originBegin_, originLength_);  // what writeModernOrigin() wrote
+      out_.appendWritten(originBegin_, originLength_);  // what writeModernOrigin() wrote
     } else if (auto modern = incoming_.find(keys::originMessageId)) {
-      block.append(*modern);  // a custom property replaced the modern key: the rare path
+      out_.append(*modern);  // a custom property replaced the modern key: the rare path
     } else {
-      writeComputedOrigin(block);
+      writeComputedOrigin();
     }
   }
 
   // The origin of a message without the modern key: its legacy one, else this message's id.
-  void writeComputedOrigin(std::string& block) {
-    originBegin_ = block.size();
+  void writeComputedOrigin() {
+    originBegin_ = out_.written().size();
     if (auto legacy = incoming_.find(keys::originMessageIdLegacy)) {
-      block.append(*legacy);
+      out_.append(*legacy);
     } else {
-      appendMessageId(block, originId_);
+      appendMessageId(out_, originId_);
     }
-    originLength_ = block.size() - originBegin_;
+    originLength_ = out_.written().size() - originBegin_;
   }
 
   void writeNumber(std::string_view key, std::int64_t number) {
-    appendNumber(out_.beginValue(key), number);
+    out_.beginValue(key);
+    out_.appendNumber(number);
   }
 
   std::int64_t nowMs() const {
@@ -239,8 +234,11 @@ class Builder {
         HistoryEntry entry{route_.count, now_,
                            toRetryTopic_ ? route_.delay : std::chrono::milliseconds(0), reason_,
                            route_.category ? std::string_view(*route_.category) : ""};
-        appendHistory(out_.beginValue(name),
-                      present ? std::optional<std::string_view>(*present) : std::nullopt, entry);
+        out_.beginValue(name);
+        out_.appendWith([&](std::string& block) {
+          appendHistory(block, present ? std::optional<std::string_view>(*present) : std::nullopt,
+                        entry);
+        });
         break;
       }
       case Key::reconsumeLevel:

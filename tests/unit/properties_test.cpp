@@ -67,10 +67,32 @@ TEST(Properties, AWriterPutsOutOfOrderEntriesRight) {
   PropertiesWriter writer;
   writer.add("m", "middle");
   writer.add("b", "before");
-  writer.beginValue("z").append("built ").append("in place");
+  writer.beginValue("z");
+  writer.append("built ");
+  writer.appendWith([](std::string& block) { block += "in"; });
+  writer.append(' ');
+  writer.appendNumber(-42);
+  writer.appendWritten(writer.written().find("built"), 5);
   writer.add("b", "again");
   const auto properties = std::move(writer).finish();
-  EXPECT_EQ(properties.toMap(), (Map{{"b", "again"}, {"m", "middle"}, {"z", "built in place"}}));
+  EXPECT_EQ(properties.toMap(), (Map{{"b", "again"}, {"m", "middle"}, {"z", "built in -42built"}}));
+}
+
+// The writer's room grows under a value written in pieces, and a copy of an earlier value taken
+// as it grows (appendWritten reads from the block it may have to move) stays whole.
+TEST(Properties, AWriterGrowsWhileAValueIsWrittenInPieces) {
+  PropertiesWriter writer(0, PropertiesWriter::Keys::ascending);
+  const std::string text(300, 'x');
+  writer.beginValue("a");  // the key at 0, its value from 1 on
+  writer.append(text);
+  writer.appendNumber(1'700'000'016'000);
+  writer.appendWith([&](std::string& block) { block.append(text); });
+  writer.beginValue("b");
+  for (int i = 0; i < 4; ++i) writer.appendWritten(1, text.size() + 13);
+  const auto map = std::move(writer).finish().toMap();
+  const std::string first = text + "1700000016000";
+  EXPECT_EQ(map.at("a"), first + text);
+  EXPECT_EQ(map.at("b"), first + first + first + first);
 }
 
 TEST(Properties, ManyEntriesAndLongValues) {

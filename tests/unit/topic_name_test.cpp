@@ -41,6 +41,29 @@ TEST(TopicName, BaseTopicNameIsTheBaseOfTheParsedName) {
   }
 }
 
+TEST(TopicName, ThePartitionIsTheNumberAfterTheLastSuffix) {
+  const std::pair<const char*, int> cases[] = {
+      {"orders-partition-0", 0},
+      {"orders-partition-17", 17},
+      {"a-partition-1-partition-2", 2},
+      {"orders-partition-", -1},
+      {"orders-partition--1", -1},
+      {"orders-partition-1x", -1},
+      {"orders-partition-+1", -1},
+      {"orders-partition-99999999999", -1},  // more than an int
+      {"orders_partition-3", -1},
+      {"partition-3", -1},
+      {"orders-3", -1},
+      {"orders", -1},
+  };
+  for (const auto& [local, partition] : cases) {
+    EXPECT_EQ(TopicName::parse(std::string("persistent://acme/ns/") + local).partition(), partition)
+        << local;
+  }
+  EXPECT_EQ(baseTopicName("persistent://acme/ns/a-partition-1-partition-2"),
+            "persistent://acme/ns/a-partition-1");
+}
+
 TEST(TopicName, BaseTopicNameRefusesWhatTheParserRefuses) {
   for (const char* text : {"", "persistent://", "persistent:///ns/t", "persistent://a//t",
                            "persistent://a/ns/", "persistent://a/ns/t/u", "kafka://a/ns/t"}) {
