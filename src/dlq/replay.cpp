@@ -100,7 +100,6 @@ class Replayer {
   void republish(const Message& message, Consumer& consumer) {
     std::size_t index = indexOf_.at(message.id());
     const std::string& destination = destinations_[index];
-    if (bucket_) waitUntil(*context_.clock, bucket_->reserve(context_.clock->now()));
     {
       std::unique_lock lock(outcomes_->mutex);
       outcomes_->changed.wait(lock, [&] {
@@ -111,6 +110,10 @@ class Replayer {
     }
     Producer* producer = producerFor(destination, index);
     if (producer == nullptr) return;
+    // The token last, right before the republish is stamped and sent: taken before the producer
+    // was made (on first use, tens of milliseconds) or before room in flight, it let one message
+    // wait and not the next, two republishes closer together than the rate allows.
+    if (bucket_) waitUntil(*context_.clock, bucket_->reserve(context_.clock->now()));
     auto outgoing = replayMessage(message, context_.clock->now());
     producer->asyncSend(
         std::move(outgoing), [outcomes = outcomes_, index, message, consumer, destination](
