@@ -5,7 +5,8 @@
 // URL scheme 'http' in 'http://x'"). Async calls hand the `std::error_code` to their handler; the
 // full text of an async failure is passed to the client's logger. Async handlers take a
 // boost::system::error_code (what Asio's use_future and use_awaitable turn into exceptions); it
-// wraps the std::error_code of this file and compares equal to the same `errc` values.
+// wraps the std::error_code of this file and compares equal to the same `errc` values, and is
+// empty (default-constructed, false) on success.
 //
 // Thread safety: everything here is a value type or a free function; all of it is thread-safe.
 #pragma once
