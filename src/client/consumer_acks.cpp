@@ -1,6 +1,7 @@
 // A consumer's acknowledgements: at once, grouped in time (client/ack_grouper.hpp), or in a
 // transaction.
 #include "client/consumer_impl.hpp"
+#include "common/shared_reading.hpp"
 
 namespace reconsume::detail::client {
 
@@ -27,7 +28,8 @@ void ConsumerImpl::startAckGroup() {
 void ConsumerImpl::acknowledge(const Message& message, Callback<> done, AckDispatch dispatch) {
   std::size_t slot = 0;
   if (auto status = settled(message, slot); !status.ok()) return done(status);
-  const auto started = client_->clock()->steadyNow();
+  // A retry's acknowledgement starts at its send's receipt (common/shared_reading.hpp).
+  const auto started = SharedReading::steadyNow(*client_->clock());
   if (!ackGroup_ || dispatch == AckDispatch::confirmed) {
     return sendAck(slot, message, std::move(done), started);
   }
@@ -49,10 +51,9 @@ void ConsumerImpl::SlotMetrics::count(const Status& status,
 }
 
 void ConsumerImpl::counted(std::size_t slot, const Status& status,
-                           std::chrono::steady_clock::time_point started) const {
-  if (const auto& metrics = slots_[slot]->metrics) {
-    metrics->count(status, client_->clock()->steadyNow() - started);
-  }
+                           std::chrono::steady_clock::time_point started,
+                           std::chrono::steady_clock::time_point now) const {
+  if (const auto& metrics = slots_[slot]->metrics) metrics->count(status, now - started);
 }
 
 void ConsumerImpl::sendAck(std::size_t slot, const Message& message, Callback<> done,
@@ -78,8 +79,14 @@ void ConsumerImpl::sendAck(std::size_t slot, const Message& message, Callback<> 
 void ConsumerImpl::answered(std::size_t slot, const MessageData& data,
                             std::chrono::steady_clock::time_point started, const Status& status,
                             const Callback<>& done) const {
-  counted(slot, status, started);
-  if (done) return done(status);
+  const Clock& clock = *client_->clock();
+  const auto now = SharedReading::steadyNow(clock);
+  counted(slot, status, started, now);
+  if (done) {
+    // What the answer ends at once (a retry's move) ends at this reading.
+    SharedReading reading(clock, now);
+    return done(status);
+  }
   if (!status.ok()) {
     client_->log().warn("the grouped acknowledgement of " + data.id.toString() + " on " +
                         data.topic.str() + " failed (" + status.message +

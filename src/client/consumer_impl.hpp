@@ -133,9 +133,10 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
   void answered(std::size_t slot, const MessageData& data,
                 std::chrono::steady_clock::time_point started, const Status& status,
                 const Callback<>& done) const;
-  // An acknowledgement of `slot` answered with `status`, asked for at `started`: counted.
+  // An acknowledgement of `slot` answered with `status` at `now`, asked for at `started`: counted.
   void counted(std::size_t slot, const Status& status,
-               std::chrono::steady_clock::time_point started) const;
+               std::chrono::steady_clock::time_point started,
+               std::chrono::steady_clock::time_point now) const;
   Status closedStatus() const;
 
   std::shared_ptr<ClientImpl> client_;

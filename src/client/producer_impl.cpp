@@ -3,6 +3,7 @@
 #include "client/key_hash.hpp"
 #include "common/gather.hpp"
 #include "common/outgoing_check.hpp"
+#include "common/shared_reading.hpp"
 #include "common/topic_name.hpp"
 
 namespace reconsume::detail::client {
@@ -11,10 +12,11 @@ ProducerImpl::ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions o
     : client_(std::move(client)), options_(std::move(options)) {}
 
 void ProducerImpl::SendRecord::count(const Status& status,
-                                     std::chrono::steady_clock::time_point started) const {
+                                     std::chrono::steady_clock::time_point started,
+                                     std::chrono::steady_clock::time_point now) const {
   if (status.ok()) {
     sent->add();
-    duration->record(std::chrono::duration<double>(clock->steadyNow() - started).count());
+    duration->record(std::chrono::duration<double>(now - started).count());
     return;
   }
   registry
@@ -121,20 +123,35 @@ BackendProducer* ProducerImpl::route(const OutgoingData& message) {
 
 void ProducerImpl::send(OutgoingData message, Callback<MessageId> done,
                         const std::shared_ptr<BackendTransaction>& transaction) {
-  const auto started = client_->clock()->steadyNow();
+  send(std::move(message), std::move(done), transaction, /*held=*/false);
+}
+
+void ProducerImpl::sendWhileHeld(OutgoingData message, Callback<MessageId> done) {
+  send(std::move(message), std::move(done), nullptr, /*held=*/true);
+}
+
+void ProducerImpl::send(OutgoingData&& message, Callback<MessageId>&& done,
+                        const std::shared_ptr<BackendTransaction>& transaction, bool held) {
+  // Inside a retry's move, the reading the move began with (common/shared_reading.hpp).
+  const auto started = SharedReading::steadyNow(*client_->clock());
   auto refuse = [&](const Status& status) {
-    record_->count(status, started);
+    record_->count(status, started, started);
     done(status, {});
   };
   if (closed_) return refuse(Status(errc::closed, "producer on " + topic() + " is closed"));
   if (auto check = checkOutgoing(message); !check.ok()) return refuse(check);
   auto bytes = message.contentBytes();  // payload, keys, property names and values
   if (auto room = limit_->acquire(bytes); !room.ok()) return refuse(room);
-  // One completion for the room and the metrics, counted as it completes.
-  BackendCallback<MessageId> sent = [record = record_, bytes, started, done = std::move(done)](
-                                        const Status& status, MessageId id) {
+  // One completion for the room and the metrics, counted as it completes. It holds the record
+  // unless the caller holds this producer (sendWhileHeld).
+  BackendCallback<MessageId> sent = [kept = held ? nullptr : record_, record = record_.get(), bytes,
+                                     started,
+                                     done = std::move(done)](const Status& status, MessageId id) {
     record->limit->release(bytes);  // first: a handler that sends again finds the room
-    record->count(status, started);
+    const auto now = SharedReading::steadyNow(*record->clock);
+    record->count(status, started, now);
+    // What the receipt starts at once (a retry's acknowledgement) starts at this reading.
+    SharedReading reading(*record->clock, now);
     done(status, id);
   };
   auto* partition = route(message);

@@ -29,6 +29,11 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   // rvalue and its payload is moved, not copied, on the way to the broker.
   void send(OutgoingData message, Callback<MessageId> done,
             const std::shared_ptr<BackendTransaction>& transaction = nullptr);
+  // send() for a caller that keeps this producer alive until `done` has run (a retry's move holds
+  // its Reconsumer, which holds the producer): the completion refers to what it counts without
+  // holding it. A reference counted up on the caller's thread and down on the I/O thread moves
+  // its count's cache line between two cores for every message (docs/PERFORMANCE.md).
+  void sendWhileHeld(OutgoingData message, Callback<MessageId> done);
   void close(Callback<> done) override;
 
  private:
@@ -36,6 +41,8 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   // invalid_argument naming the first setting out of range.
   static Status checkBatching(const BatchingOptions& batching);
   BackendProducer* route(const OutgoingData& message);
+  void send(OutgoingData&& message, Callback<MessageId>&& done,
+            const std::shared_ptr<BackendTransaction>& transaction, bool held);
 
   // What the completion of every send needs, shared: a completion captures one pointer to it
   // (a send waiting for its receipt must not keep the producer alive).
@@ -46,8 +53,9 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
     std::shared_ptr<Clock> clock;
     std::string topic;
     std::shared_ptr<ProducerSendLimit> limit;
-    // Counts a send that ended with `status`, begun at `started`.
-    void count(const Status& status, std::chrono::steady_clock::time_point started) const;
+    // Counts a send that ended with `status` at `now`, begun at `started`.
+    void count(const Status& status, std::chrono::steady_clock::time_point started,
+               std::chrono::steady_clock::time_point now) const;
   };
 
   std::shared_ptr<ClientImpl> client_;

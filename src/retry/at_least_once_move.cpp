@@ -2,6 +2,7 @@
 // and, once the broker confirmed it, the original is acknowledged. A failed publish gives the
 // original back (negative acknowledgement); an acknowledgement that fails after the copy is stored
 // is reported as acknowledgement_unconfirmed (SPEC.md section 1).
+#include "common/shared_reading.hpp"
 #include "reconsume/detail/recycled_blocks.hpp"
 #include "retry/reconsumer.hpp"
 
@@ -32,7 +33,7 @@ struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
 
   void start(OutgoingData outgoing) {
     // After the first move the producer exists: sent at once, without a callback to get it.
-    if (auto ready = producer->created()) return send(*ready, std::move(outgoing));
+    if (auto* ready = producer->created()) return send(*ready, std::move(outgoing));
     producer->get([self = shared_from_this(), outgoing = std::move(outgoing)](
                       const Status& status, std::shared_ptr<client::ProducerImpl> ready) mutable {
       if (!status.ok()) return self->publishFailed(status);
@@ -41,11 +42,12 @@ struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
   }
 
   void send(client::ProducerImpl& target, OutgoingData outgoing) {
-    target.send(std::move(outgoing),
-                [self = shared_from_this()](const Status& sent, const MessageId& id) {
-                  if (!sent.ok()) return self->publishFailed(sent);
-                  self->acknowledge(id);
-                });
+    // The move holds its Reconsumer, and so the producer, until the send's completion ran.
+    target.sendWhileHeld(std::move(outgoing),
+                         [self = shared_from_this()](const Status& sent, const MessageId& id) {
+                           if (!sent.ok()) return self->publishFailed(sent);
+                           self->acknowledge(id);
+                         });
   }
 
   void acknowledge(const MessageId& stored) {
@@ -53,8 +55,10 @@ struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
         message,
         [self = shared_from_this(), stored](const Status& acked) {
           if (acked.ok()) {
-            self->metrics->moved(self->route,
-                                 self->consumer->client().clock()->steadyNow() - self->started);
+            // The reading the acknowledgement's answer was counted with
+            // (common/shared_reading.hpp).
+            const auto now = SharedReading::steadyNow(*self->consumer->client().clock());
+            self->metrics->moved(self->route, now - self->started);
           }
           if (acked.ok() || acked.code == errc::closed) return self->done(acked);
           // The copy is stored: calling again would start a second chain (SPEC.md section 1).

@@ -2,13 +2,12 @@
 
 namespace reconsume::detail::retry {
 
-
 void LazyProducer::get(Callback<std::shared_ptr<client::ProducerImpl>> done) {
   std::shared_ptr<client::ProducerImpl> ready;
   bool closed = false, startCreating = false;
   {
     std::lock_guard lock(mutex_);
-    if (closed_) {
+    if (closed_.load(std::memory_order_relaxed)) {
       closed = true;
     } else if (producer_) {
       ready = producer_;
@@ -32,8 +31,11 @@ void LazyProducer::get(Callback<std::shared_ptr<client::ProducerImpl>> done) {
         {
           std::lock_guard lock(self->mutex_);
           self->creating_ = false;
-          closedMeanwhile = self->closed_;
-          if (status.ok() && !closedMeanwhile) self->producer_ = producer;
+          closedMeanwhile = self->closed_.load(std::memory_order_relaxed);
+          if (status.ok() && !closedMeanwhile) {
+            self->producer_ = producer;
+            self->ready_.store(producer.get(), std::memory_order_release);
+          }
           waiting.swap(self->waiting_);
         }
         if (status.ok() && closedMeanwhile) producer->close([](const Status&) {});
@@ -45,8 +47,8 @@ void LazyProducer::close(Callback<> done) {
   std::shared_ptr<client::ProducerImpl> producer;
   {
     std::lock_guard lock(mutex_);
-    closed_ = true;
-    producer = std::move(producer_);
+    closed_.store(true, std::memory_order_release);
+    producer = producer_;  // kept: a move that got it from created() may still be sending
   }
   if (producer) return producer->close(std::move(done));
   done({});

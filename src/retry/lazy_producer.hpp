@@ -4,6 +4,7 @@
 // those waiting and tried again on the next use.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -30,10 +31,12 @@ class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
   const std::string& topic() const { return options_.topic; }
   void get(Callback<std::shared_ptr<client::ProducerImpl>> done);
   // The producer when it exists and is open (every use after the first); null otherwise, when
-  // get() creates it.
-  std::shared_ptr<client::ProducerImpl> created() {
-    std::lock_guard lock(mutex_);
-    return closed_ ? nullptr : producer_;
+  // get() creates it. Without a lock or a reference count: the hot path of every retry after the
+  // first. The producer, once made, lives as long as this object (closed, it is kept), so the
+  // pointer is good while the caller holds this object.
+  client::ProducerImpl* created() const {
+    if (closed_.load(std::memory_order_acquire)) return nullptr;
+    return ready_.load(std::memory_order_acquire);
   }
   void close(Callback<> done);
 
@@ -41,9 +44,10 @@ class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
   std::shared_ptr<client::ClientImpl> client_;
   ProducerOptions options_;
   std::mutex mutex_;
-  std::shared_ptr<client::ProducerImpl> producer_;
+  std::shared_ptr<client::ProducerImpl> producer_;  // kept after close(): see created()
+  std::atomic<client::ProducerImpl*> ready_{nullptr};
   bool creating_ = false;
-  bool closed_ = false;
+  std::atomic<bool> closed_{false};
   std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting_;
 };
 

@@ -2,6 +2,7 @@
 
 #include "common/gather.hpp"
 #include "common/message_data.hpp"
+#include "common/shared_reading.hpp"
 #include "retry/poison_dead_letters.hpp"
 #include "retry/republish.hpp"
 #include "retry/retry_properties.hpp"
@@ -126,12 +127,14 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
   const auto& producer =
       route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;
   if (!transactional_) {
+    // The send starts at the move's start (common/shared_reading.hpp).
+    SharedReading reading(*client.clock(), started);
     return moveAtLeastOnce(message, std::move(outgoing), *producer, std::move(route), started,
                            std::move(done));
   }
   done = [metrics = moveMetrics_, route, clock = client.clock(), started,
           done = std::move(done)](const Status& status) {
-    if (status.ok()) metrics->moved(route, clock->steadyNow() - started);
+    if (status.ok()) metrics->moved(route, SharedReading::steadyNow(*clock) - started);
     done(status);
   };
   moveInTransaction(message, std::move(outgoing), std::move(producer), std::move(done));
