@@ -41,6 +41,7 @@ std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
     client->backend_ = pulsar::connectPulsar(client->url_, client->options_, client->io(),
                                              client->log_, nullptr, client->metrics_);
   }
+  client->systemClock_ = dynamic_cast<const SystemClock*>(client->clock_.get()) != nullptr;
   if (!client->options_.metricsListen.empty()) {
     std::weak_ptr<MetricsRegistry> metrics = client->metrics_;
     client->endpoint_ = MetricsEndpoint::start(

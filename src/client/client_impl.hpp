@@ -41,6 +41,9 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
 
   Backend& backend() { return *backend_; }
   const std::shared_ptr<Clock>& clock() const { return clock_; }
+  // Whether clock() is the system's (SystemClock): its now() is the time the broker's clock and
+  // the producers' publish times run on.
+  bool systemClock() const { return systemClock_; }
   const Log& log() const { return log_; }
   const ClientOptions& options() const { return options_; }
   const ServiceUrl& url() const { return url_; }
@@ -80,6 +83,7 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   ClientOptions options_;
   Log log_;
   std::shared_ptr<Clock> clock_;
+  bool systemClock_ = false;
   // The I/O context and its threads. Each thread holds it too: when the last handle is dropped by
   // a handler on one of these threads, the context must outlive that thread's run().
   struct Runtime {

@@ -7,6 +7,12 @@
 // CPU (docs/PERFORMANCE.md, the eleventh round). While a SharedReading is alive, steadyNow(clock)
 // on its thread returns the reading's time for that clock, and reads the clock for any other.
 //
+// A scope may also be opened without a reading, where many completions of one event run in a row
+// and the clock they read is not known (the receipt of a batch of messages, the answer to a burst
+// of acknowledgements): the first reading made inside it is then shared by the rest. Their event
+// happened at one instant; the completions that run later in the row are timed as of that
+// instant, not as of their own turn.
+//
 // Only the library's own code may run inside a scope: an application's callback is posted to the
 // client's completions, never called inside one, so no wait of the application's makes a reading
 // stale. Scopes nest; the innermost wins.
@@ -20,24 +26,33 @@ namespace reconsume::detail {
 
 namespace shared_reading {
 struct Reading {
-  const Clock* clock = nullptr;  // none: no scope is open
+  const Clock* clock = nullptr;  // none: no reading yet, or no scope open
   Clock::steady_time_point at;
+  bool open = false;  // a scope is open (one opened without a reading takes the first made in it)
 };
 }  // namespace shared_reading
 
 class SharedReading {
  public:
   SharedReading(const Clock& clock, Clock::steady_time_point at) noexcept : outer_(current_) {
-    current_ = {&clock, at};
+    current_ = {&clock, at, true};
   }
+  // A scope whose reading is the first one made inside it.
+  SharedReading() noexcept : outer_(current_) { current_ = {nullptr, {}, true}; }
   ~SharedReading() { current_ = outer_; }
   SharedReading(const SharedReading&) = delete;
   SharedReading& operator=(const SharedReading&) = delete;
 
-  // The open scope's time when it belongs to `clock`, else a new reading of `clock`.
+  // The open scope's time when it belongs to `clock`, else a new reading of `clock` (kept by an
+  // open scope that has none yet).
   static Clock::steady_time_point steadyNow(const Clock& clock) {
     if (current_.clock == &clock) return current_.at;
-    return clock.steadyNow();
+    const auto at = clock.steadyNow();
+    if (current_.open && current_.clock == nullptr) {
+      current_.clock = &clock;
+      current_.at = at;
+    }
+    return at;
   }
 
  private:

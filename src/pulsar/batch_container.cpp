@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "PulsarApi.pb.h"
+#include "common/shared_reading.hpp"
 #include "protocol/batch_builder.hpp"
 #include "protocol/compression.hpp"
 
@@ -101,6 +102,8 @@ BackendCallback<MessageId> BatchContainer::completion(OutgoingEntry& entry,
   if (each.size() == 1) return std::move(each.front());
   auto shared = std::make_shared<std::vector<BackendCallback<MessageId>>>(std::move(each));
   return [shared, partition](const Status& status, MessageId id) {
+    // One receipt, one instant: the messages' completions share one reading of the clock.
+    SharedReading reading;
     const auto size = static_cast<std::int32_t>(shared->size());
     for (std::int32_t i = 0; i < size; ++i) {
       auto& done = (*shared)[static_cast<std::size_t>(i)];

@@ -2,6 +2,7 @@
 // message id — each waiting for the subscription when it is being renewed.
 #include <boost/asio/post.hpp>
 
+#include "common/shared_reading.hpp"
 #include "protocol/commands.hpp"
 #include "protocol/frame_encoder.hpp"
 #include "protocol/message_id.hpp"
@@ -73,6 +74,8 @@ void PulsarConsumer::acknowledge(const MessageData& message, BackendCallback<> d
 
 void PulsarConsumer::drainAcks() {
   ackInbox_.take(ackDrained_);
+  // The acknowledgements recorded here complete at one instant: one reading of the clock.
+  SharedReading reading;
   for (auto& [id, tracker, done] : ackDrained_) {
     if (tracker && id.batchIndex() >= 0) {
       switch (batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
@@ -128,6 +131,7 @@ void PulsarConsumer::flushAcks() {
                                            ids[0].toString();
   requestAck(requestId, protocol::ack(attachment_.id(), ids, requestId),
              what + " on " + spec_.topic, [callbacks = std::move(callbacks)](const Status& status) {
+               SharedReading reading;  // one answer, one instant (common/shared_reading.hpp)
                for (const auto& done : callbacks) done(status);
              });
 }

@@ -121,6 +121,12 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
                     buildProperties(incoming, message.topic(), consumer_->options().subscription,
                                     message.id(), route, now, reason, properties),
                     route);
+    if (outgoing.deliverAfter && client.systemClock()) {
+      // Due at the delay after the reading above, which the producer would otherwise take again
+      // (about 30 ns on a virtual machine; docs/PERFORMANCE.md, the eleventh round).
+      outgoing.deliverAt = now + *outgoing.deliverAfter;
+      outgoing.deliverAfter.reset();
+    }
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
   }

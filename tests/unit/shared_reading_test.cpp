@@ -57,6 +57,37 @@ TEST(SharedReading, TheInnermostScopeWinsAndTheOuterOneComesBack) {
   EXPECT_EQ(clock.readings, 0);
 }
 
+TEST(SharedReading, AScopeWithoutAReadingSharesTheFirstOneMadeInIt) {
+  SteppingClock clock, other;
+  {
+    SharedReading batch;
+    const auto first = SharedReading::steadyNow(clock);
+    EXPECT_EQ(SharedReading::steadyNow(clock), first);
+    EXPECT_EQ(SharedReading::steadyNow(clock), first);
+    EXPECT_EQ(clock.readings, 1);
+    // Taken by the first clock: another one is read each time.
+    EXPECT_NE(SharedReading::steadyNow(other), SharedReading::steadyNow(other));
+  }
+  EXPECT_EQ(SharedReading::steadyNow(clock), Clock::steady_time_point(2s));
+}
+
+TEST(SharedReading, AReadingTakenInsideAnInnerScopeStaysThere) {
+  SteppingClock clock;
+  SharedReading batch;
+  const auto first = SharedReading::steadyNow(clock);  // the batch's
+  {
+    SharedReading inner(clock, Clock::steady_time_point(50s));
+    EXPECT_EQ(SharedReading::steadyNow(clock), Clock::steady_time_point(50s));
+  }
+  EXPECT_EQ(SharedReading::steadyNow(clock), first);  // the batch's reading came back with it
+  {
+    SharedReading innerBatch;  // a new row: its own first reading
+    EXPECT_EQ(SharedReading::steadyNow(clock), Clock::steady_time_point(2s));
+  }
+  EXPECT_EQ(SharedReading::steadyNow(clock), first);
+  EXPECT_EQ(clock.readings, 2);
+}
+
 TEST(SharedReading, AScopeBelongsToItsThreadAlone) {
   SteppingClock clock;
   SharedReading reading(clock, Clock::steady_time_point(100s));
