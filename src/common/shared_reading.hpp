@@ -13,9 +13,11 @@
 // happened at one instant; the completions that run later in the row are timed as of that
 // instant, not as of their own turn.
 //
-// Only the library's own code may run inside a scope: an application's callback is posted to the
-// client's completions, never called inside one, so no wait of the application's makes a reading
-// stale. Scopes nest; the innermost wins.
+// Inside a scope runs the library's own code, and a MetricsSink told of a count; an application's
+// callbacks are posted to the client's completions, never called inside one. A sink that takes
+// its time in a row of completions makes those after it look as if they ended when the row's
+// event came — when the broker's answer arrived, which is what the durations measure. Scopes
+// nest; the innermost wins.
 //
 // Thread safety: each thread has its own scopes (thread_local).
 #pragma once
