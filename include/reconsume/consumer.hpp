@@ -77,6 +77,9 @@ class Consumer {
   Message receive();
   // Nothing when no message arrived within `timeout` (real time).
   std::optional<Message> receive(std::chrono::milliseconds timeout);
+  // Returns once the acknowledgement is held for the group (ConsumerOptions::
+  // acknowledgmentGroupTime, 100 ms by default) or, with a group time of 0 or with receipts,
+  // once the broker confirmed it.
   void acknowledge(const Message& message);
   // Pending until `transaction` commits (acknowledged for good then; redelivered if it aborts).
   void acknowledge(const Message& message, const Transaction& transaction);

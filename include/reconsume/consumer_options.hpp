@@ -65,11 +65,12 @@ struct ConsumerOptions {
 
   // Grouped acknowledgements (SPEC.md section 12), as the Java client's acknowledgmentGroupTime:
   // acknowledge() holds an acknowledgement until this long (real time) after the first one held,
-  // or until 1,000 are held, and sends them together. 0 (the default, unlike Java's 100 ms): each
-  // goes out at once and acknowledge() completes on the broker's confirmation. Closing the
-  // consumer and redeliverUnacknowledgedMessages() send what is held first. reconsumeLater,
-  // deadLetter and acknowledgements in a transaction never wait here.
-  std::chrono::milliseconds acknowledgmentGroupTime{0};
+  // or until 1,000 are held, and sends them together; 100 ms by default, as in the Java client.
+  // 0: each goes out at once and acknowledge() completes on the broker's confirmation (set it
+  // when code reads the backlog or the cursor right after acknowledging). Closing the consumer
+  // and redeliverUnacknowledgedMessages() send what is held first. reconsumeLater, deadLetter and
+  // acknowledgements in a transaction never wait here.
+  std::chrono::milliseconds acknowledgmentGroupTime{100};
   // With grouping: false (the default, as Java's ackReceiptEnabled) completes acknowledge() once
   // the acknowledgement is held — if the process dies before the group went out, its message is
   // delivered again; true completes it once the broker confirmed the group.

@@ -1,6 +1,8 @@
 // Grouped acknowledgements (ConsumerOptions::acknowledgmentGroupTime, acknowledgmentReceipts;
 // SPEC.md section 12) on both backends: what the broker knows when acknowledge returns, and that
 // held acknowledgements go out before a close or a redelivery of everything.
+#include <thread>
+
 #include "fixture.hpp"
 
 namespace reconsume::behaviour {
@@ -48,6 +50,25 @@ TEST_P(AckGrouping, WithReceiptsAcknowledgeReturnsOnceTheBrokerHasIt) {
   EXPECT_EQ(admin().backlog(topic, "sub"), 1);
   consumer.acknowledge(receiveNow(consumer));
   EXPECT_EQ(admin().backlog(topic, "sub"), 0);
+}
+
+// The defaults group as the Java client's do (100 ms, no receipts): held acknowledgements go out
+// on their own once the group time has passed — real time, also under a ManualClock — with the
+// consumer still open.
+TEST_P(AckGrouping, ByDefaultHeldAcknowledgementsGoOutOnceTheGroupTimeHasPassed) {
+  auto topic = uniqueTopic("ack-default");
+  publish(topic, 3);
+  auto consumer = client().subscribe(plainOptions(topic));
+  for (int i = 0; i < 3; ++i) consumer.acknowledge(receiveNow(consumer));
+  // Polled: the broker's statistics have no event to wait on.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  auto backlog = admin().backlog(topic, "sub");
+  while (backlog != 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    backlog = admin().backlog(topic, "sub");
+  }
+  EXPECT_EQ(backlog, 0);
+  expectNothing(consumer);
 }
 
 // Without grouping every acknowledgement is confirmed before acknowledge returns.

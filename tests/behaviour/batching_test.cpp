@@ -18,7 +18,7 @@ TEST_P(Batching, SendsMadeTogetherCompleteEachWithItsOwnIdAndArriveInOrder) {
   ConsumerOptions options;
   options.topics = {topic};
   options.subscription = "sub";
-  auto consumer = client().subscribe(options);
+  auto consumer = client().subscribe(confirmedAcks(options));
   ProducerOptions producerOptions;
   producerOptions.topic = topic;
   producerOptions.compression = Compression::lz4;  // applies to whole entries
@@ -59,7 +59,7 @@ TEST_P(Batching, SendsMadeTogetherCompleteEachWithItsOwnIdAndArriveInOrder) {
 TEST_P(Batching, RetryCopiesDueTogetherAreNeitherEarlyNorLost) {
   auto topic = uniqueTopic("retry-batched");
   auto consumer = client().subscribe(
-      retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1s"), 2)));
+      confirmedAcks(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1s"), 2))));
   auto producer = client().createProducer(topic);
   constexpr int kCount = 10;
   for (int i = 0; i < kCount; ++i) {

@@ -27,8 +27,8 @@ struct Refusal {
 class BlockingInHandler : public BehaviourTest {
  protected:
   Consumer retrying(const std::string& topic) {
-    return client().subscribe(
-        retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms"))));
+    return client().subscribe(confirmedAcks(
+        retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms")))));
   }
 };
 

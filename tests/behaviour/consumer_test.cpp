@@ -21,7 +21,7 @@ class Consumers : public BehaviourTest {
     options.subscription = subscription;
     options.subscriptionType = type;
     options.initialPosition = InitialPosition::earliest;
-    return options;
+    return confirmedAcks(options);  // tests read the backlog right after acknowledging
   }
 };
 

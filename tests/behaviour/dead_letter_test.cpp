@@ -28,8 +28,8 @@ TEST_P(DeadLetter, ExplicitCallGoesStraightToTheDeadLetterTopic) {
 
 TEST_P(DeadLetter, LevelOutsideTheTableIsAnErrorAndChangesNothing) {
   auto topic = uniqueTopic("bad-level");
-  auto consumer = client().subscribe(
-      retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms 400ms"))));
+  auto consumer = client().subscribe(confirmedAcks(
+      retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms 400ms")))));
   client().createProducer(topic).send("payload");
   auto message = receiveNow(consumer);
 

@@ -82,7 +82,7 @@ TEST_P(DeadLetters, ListSkipsWhatTheSubscriptionAcknowledgedAndDisturbsNoConsume
   ConsumerOptions options;
   options.topics = {deadLetterTopic()};
   options.subscription = "reconsume-dlq";
-  auto processor = client().subscribe(options);
+  auto processor = client().subscribe(confirmedAcks(options));
   std::vector<Message> held;
   for (int i = 0; i < 5; ++i) {
     auto message = receiveNow(processor);

@@ -93,8 +93,9 @@ TEST_P(Metrics, CountWhatTheConsumerDidAndServeItToPrometheus) {
   ASSERT_NE(client.metricsAddress(), "");
 
   auto topic = uniqueTopic("metrics");
-  auto consumer = client.subscribe(
-      retryOptions(topic, "billing", RetryPolicy::levels(DelayLevels::parse("1s 2s"))));
+  // Acknowledgements confirmed one by one: the count of confirmed ones is read right after.
+  auto consumer = client.subscribe(confirmedAcks(
+      retryOptions(topic, "billing", RetryPolicy::levels(DelayLevels::parse("1s 2s")))));
   auto producer = client.createProducer(topic);
   for (const char* payload : {"a", "b", "c"}) producer.send(std::string(payload));
 

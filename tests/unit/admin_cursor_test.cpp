@@ -107,6 +107,7 @@ TEST(EmbeddedAdminCursor, FollowsAcknowledgementsInAnyOrder) {
   options.topics = {topic};
   options.subscription = "sub";
   options.initialPosition = InitialPosition::earliest;
+  options.acknowledgmentGroupTime = 0ms;  // each acknowledgement on the cursor when it returns
   auto consumer = client.subscribe(options);
   std::vector<Message> received;
   for (int i = 0; i < 8; ++i) producer.send("m" + std::to_string(i));

@@ -129,12 +129,12 @@ TEST(ConsumerConfig, ZeroAckTimeoutIsAllowed) {
 
 TEST(ConsumerConfig, GroupedAcknowledgementsLoadAndAreChecked) {
   auto defaults = parseConsumerOptions(R"({"topics": ["t"], "subscription": "s"})");
-  EXPECT_EQ(defaults.acknowledgmentGroupTime, 0ms);
+  EXPECT_EQ(defaults.acknowledgmentGroupTime, 100ms);  // the Java client's default
   EXPECT_FALSE(defaults.acknowledgmentReceipts);
   auto options = parseConsumerOptions(
-      R"({"topics": ["t"], "subscription": "s", "acknowledgmentGroupTime": "100ms",
+      R"({"topics": ["t"], "subscription": "s", "acknowledgmentGroupTime": "250ms",
           "acknowledgmentReceipts": true})");
-  EXPECT_EQ(options.acknowledgmentGroupTime, 100ms);
+  EXPECT_EQ(options.acknowledgmentGroupTime, 250ms);
   EXPECT_TRUE(options.acknowledgmentReceipts);
   EXPECT_TRUE(mentions(
       errorOf(R"({"topics": ["t"], "subscription": "s", "acknowledgmentGroupTime": "-5ms"})"),

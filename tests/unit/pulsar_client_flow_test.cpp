@@ -225,6 +225,7 @@ TEST(PulsarClientFlow, ClosingTheClientCompletesEveryOperationInFlightOnceWithCl
   ConsumerOptions options;
   options.topics = {kTopic};
   options.subscription = "closing";
+  options.acknowledgmentGroupTime = 0ms;  // the acknowledgement in flight until its answer
   auto consumer = client.subscribe(options);
   std::vector<Message> batch;
   for (int i = 0; i < 3; ++i) batch.push_back(*consumer.receive(10s));

@@ -70,6 +70,8 @@ TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNext
   ConsumerOptions consumerOptions;
   consumerOptions.topics = {kScriptedTopic};
   consumerOptions.subscription = "s";
+  consumerOptions.acknowledgmentGroupTime =
+      0ms;  // the ACK goes out at once and waits for its answer
   auto consumer = client.subscribe(consumerOptions);
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
