@@ -1,7 +1,9 @@
 #include "common/metrics_registry.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 
 #include "reconsume/error.hpp"
 
@@ -30,6 +32,52 @@ const std::vector<double>& histogramBounds() {
   return bounds;
 }
 
+namespace {
+
+// A bucket without a search, for a value recorded on every send, acknowledgement and retry (the
+// search's mispredicted branches were most of a record's time). A positive double's bits, read
+// as an integer, grow with the value; their top sixteen (sign, exponent and the first four bits
+// of the mantissa) cut the line into slots no wider than a sixteenth of an octave, narrower than
+// the narrowest bucket (9 to 10 of a decade, a ninth). So a slot holds at most one bound, and the
+// bucket is the slot's first candidate, or the one after when the value lies above it.
+class BucketTable {
+ public:
+  explicit BucketTable(const std::vector<double>& bounds) : bounds_(bounds) {
+    first_ = slotOf(bounds.front() / 2);
+    const auto last = slotOf(bounds.back());
+    for (auto slot = first_; slot <= last; ++slot) {
+      const double lowest = std::bit_cast<double>(slot << kSlotShift);
+      candidates_.push_back(static_cast<std::uint8_t>(
+          std::lower_bound(bounds.begin(), bounds.end(), lowest) - bounds.begin()));
+    }
+  }
+  std::size_t operator()(double value) const {
+    const auto slot = slotOf(value);
+    if (slot < first_) return 0;  // below half the first bound
+    const auto index = slot - first_;
+    if (index >= candidates_.size()) return bounds_.size();  // above the last bound's slot
+    const std::size_t candidate = candidates_[index];
+    return candidate + (value > bounds_[candidate] ? 1 : 0);
+  }
+
+ private:
+  static constexpr int kSlotShift = 48;
+  static std::uint64_t slotOf(double value) {
+    return std::bit_cast<std::uint64_t>(value) >> kSlotShift;
+  }
+
+  const std::vector<double>& bounds_;
+  std::uint64_t first_;
+  std::vector<std::uint8_t> candidates_;  // 127 bounds: a byte each
+};
+
+}  // namespace
+
+std::size_t histogramBucket(double value) {
+  static const BucketTable table(histogramBounds());
+  return table(value);
+}
+
 bool isExposedBound(std::size_t index) {
   if (index + 1 == histogramBounds().size()) return true;
   double mantissa = kMantissas[index % kMantissaCount];
@@ -41,9 +89,7 @@ Histogram::Histogram(MetricSeries series, std::shared_ptr<MetricsSink> sink)
 
 void Histogram::record(double value) {
   if (!(value > 0)) value = 0;  // negative (clock skew) and NaN count as 0
-  const auto& bounds = histogramBounds();
-  auto bucket = std::lower_bound(bounds.begin(), bounds.end(), value) - bounds.begin();
-  counts_[static_cast<std::size_t>(bucket)].fetch_add(1, std::memory_order_relaxed);
+  counts_[histogramBucket(value)].fetch_add(1, std::memory_order_relaxed);
   sum_.fetch_add(value, std::memory_order_relaxed);
   if (sink_) sink_->record(series_, value);
 }

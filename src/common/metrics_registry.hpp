@@ -24,6 +24,10 @@ namespace reconsume::detail {
 const std::vector<double>& histogramBounds();
 // The ones a Prometheus endpoint shows: 1, 2.5 and 5 of each decade.
 bool isExposedBound(std::size_t index);
+// The bucket of `value` (which must not be negative or NaN): the index of the first bound not
+// below it, histogramBounds().size() above the last — what std::lower_bound gives, without its
+// search (a slot table; metrics_registry.cpp).
+std::size_t histogramBucket(double value);
 
 class Counter {
  public:

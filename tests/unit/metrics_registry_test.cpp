@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+#include <random>
 #include <thread>
 
 namespace reconsume::detail {
@@ -79,6 +82,32 @@ TEST(Histogram, BucketsHoldValuesUpToTheirBoundAndQuantilesInterpolate) {
   EXPECT_EQ(HistogramData{}.quantile(0.5), 0);
   for (std::size_t i = 1; i < bounds.size(); ++i) {
     EXPECT_LE((bounds[i] - bounds[i - 1]) / bounds[i - 1], 0.25 + 1e-9) << bounds[i];
+  }
+}
+
+// The slot table finds the bucket std::lower_bound finds: at every bound, just below and just
+// above it, between bounds, and far outside them.
+TEST(Histogram, TheBucketOfAValueIsTheFirstBoundNotBelowIt) {
+  const auto& bounds = histogramBounds();
+  auto expected = [&](double value) {
+    return static_cast<std::size_t>(std::lower_bound(bounds.begin(), bounds.end(), value) -
+                                    bounds.begin());
+  };
+  std::vector<double> values = {
+      0,    4.9e-324,      1e-300, 1e-9,  5e-6,
+      1e-5, 1e-4,          0.5,    1,     9999,
+      1e4,  10'000.000001, 1e5,    1e300, std::numeric_limits<double>::infinity()};
+  for (std::size_t i = 0; i < bounds.size(); ++i) {
+    values.push_back(bounds[i]);
+    values.push_back(std::nextafter(bounds[i], 0.0));
+    values.push_back(std::nextafter(bounds[i], 1e9));
+    if (i > 0) values.push_back((bounds[i - 1] + bounds[i]) / 2);
+  }
+  std::mt19937_64 random(7);
+  std::uniform_real_distribution<double> exponent(std::log(1e-7), std::log(1e5));
+  for (int i = 0; i < 100'000; ++i) values.push_back(std::exp(exponent(random)));
+  for (double value : values) {
+    ASSERT_EQ(histogramBucket(value), expected(value)) << "value " << value;
   }
 }
 
