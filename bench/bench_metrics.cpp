@@ -1,6 +1,6 @@
-// Recording one latency into a histogram (common/metrics_registry.hpp): a retry records about five
-// (its duration, its send's and its acknowledgement's, the lateness of its delivery), a publish
-// and a consume + ack one each, on the application's thread and the client's I/O thread.
+// Recording one latency into a histogram (common/metrics_registry.hpp): a retry records three (its
+// duration, its send's and its acknowledgement's) and its delivery one more (its lateness), a
+// publish and a consume + ack one each, on the application's thread and the client's I/O thread.
 //
 //   build/bench/bench_metrics --benchmark_min_time=1
 //
