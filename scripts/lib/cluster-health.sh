@@ -2,7 +2,7 @@
 # ready and healthy, waiting for them, public/default. Sourced, never run.
 #
 # Uses the sourcing script's settings (zk_port, bookie_port, logs, start_timeout, cluster_name) and
-# functions (say, die, web_url, alive, port_in_use, terminate).
+# functions (say, die, web_url, broker_id, alive, port_in_use, terminate).
 # shellcheck shell=bash
 # shellcheck disable=SC2154  # the sourcing script's settings
 
@@ -33,6 +33,24 @@ broker_ready() { [[ $(http_code "$(web_url "$1")" /admin/v2/brokers/ready 5) == 
 # takes writes).
 broker_healthy() {
   broker_ready "$1" && [[ $(http_code "$(web_url "$1")" "/admin/v2/brokers/health?topicVersion=V2") == 200 ]]
+}
+
+# Broker N's registration (an ephemeral node of its ZooKeeper session) is gone. A killed broker's
+# stays until its session times out (10 s); a broker started under the same name before then can
+# fail to start: it finds the old node, which vanishes while it takes its load manager's lock
+# ("NoNode for /loadbalance/brokers/localhost:8090", seen in CI).
+broker_unregistered() {
+  [[ $(zk_command dump) != *"/loadbalance/brokers/$(broker_id "$1")"* ]]
+}
+
+# wait_unregistered N: until broker N's old registration is gone; dies after start_timeout.
+wait_unregistered() {
+  local deadline=$((SECONDS + start_timeout))
+  until broker_unregistered "$1"; do
+    ((SECONDS < deadline)) ||
+      die "broker $1's previous registration is still in ZooKeeper after ${start_timeout}s"
+    sleep 0.5
+  done
 }
 
 # wait_until WHAT NAME CHECK...: until CHECK succeeds; dies when NAME exits or the timeout passes.
