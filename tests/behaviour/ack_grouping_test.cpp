@@ -1,8 +1,7 @@
 // Grouped acknowledgements (ConsumerOptions::acknowledgmentGroupTime, acknowledgmentReceipts;
 // SPEC.md section 12) on both backends: what the broker knows when acknowledge returns, and that
 // held acknowledgements go out before a close or a redelivery of everything.
-#include <thread>
-
+#include "../integration/backlog_wait.hpp"
 #include "fixture.hpp"
 
 namespace reconsume::behaviour {
@@ -60,14 +59,7 @@ TEST_P(AckGrouping, ByDefaultHeldAcknowledgementsGoOutOnceTheGroupTimeHasPassed)
   publish(topic, 3);
   auto consumer = client().subscribe(plainOptions(topic));
   for (int i = 0; i < 3; ++i) consumer.acknowledge(receiveNow(consumer));
-  // Polled: the broker's statistics have no event to wait on.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  auto backlog = admin().backlog(topic, "sub");
-  while (backlog != 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    backlog = admin().backlog(topic, "sub");
-  }
-  EXPECT_EQ(backlog, 0);
+  EXPECT_EQ(integration::awaitBacklog(admin(), topic, "sub", 0), 0);
   expectNothing(consumer);
 }
 
