@@ -96,10 +96,15 @@ void PulsarConsumer::onAttached(const Response&, bool first) {
   bool keep = !first && !resetOnSubscribe_;
   resetOnSubscribe_ = spec_.durable;
   if (!keep) sink_->onReset(spec_.topic);
-  // Operations that waited go first: acknowledgements sent again after a lost answer reach the
-  // broker before it is asked for messages (which could redeliver them).
+  // Operations that waited go first: acknowledgements made while there was no subscription, and
+  // those sent again after a lost answer, reach the broker before it is asked for messages —
+  // else it redelivers them and the application sees them twice. The waiting acknowledgements
+  // only queue themselves (ackEntry posts their flush), so they are written here, in one ACK,
+  // ahead of the FLOW; so are those the application made since the last drain.
   auto permits = permits_.resubscribed(keep);
   runDeferred();
+  drainAcks();
+  flushAcks();
   sendFlow(permits);
   if (first) network_->log.debug(describe() + " is subscribed");
   if (!first) network_->log.info(describe() + " is subscribed again");

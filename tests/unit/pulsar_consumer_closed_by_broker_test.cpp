@@ -1,6 +1,9 @@
-// A consumer the broker closes (a topic unloaded or moved to another broker) while one of its
-// acknowledgements waits for an answer: the broker will not answer it, so the acknowledgement
-// goes again on the next subscription instead of waiting out the operation timeout.
+// A consumer the broker closes (a topic unloaded or moved to another broker):
+//   - while one of its acknowledgements waits for an answer: the broker will not answer it, so
+//     the acknowledgement goes again on the next subscription instead of waiting out the
+//     operation timeout;
+//   - and the application acknowledges before it is subscribed again: the acknowledgement
+//     reaches the broker ahead of the next FLOW, or the broker would redeliver the message.
 #include <gtest/gtest.h>
 
 #include <boost/asio/use_future.hpp>
@@ -79,6 +82,64 @@ TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNext
   ASSERT_EQ(acknowledged.wait_for(30s), std::future_status::ready)
       << "the acknowledgement waited for an answer the broker will not send";
   EXPECT_NO_THROW(acknowledged.get());
+  client.close();
+}
+
+TEST(PulsarConsumerClosedByBroker, AnAcknowledgementMadeWhileUnsubscribedGoesOutBeforeTheFlow) {
+  std::string url;
+  std::promise<void> received, detached, acknowledged;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto first = acceptSubscribe(peer).consumer_id();
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(detail::pulsar::connection_test::messageFrame(first, 1, "m"));
+    ASSERT_EQ(received.get_future().wait_for(10s), std::future_status::ready);
+    proto::BaseCommand close;
+    close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
+    close.mutable_close_consumer()->set_consumer_id(first);
+    close.mutable_close_consumer()->set_request_id(1000);
+    peer.write(close);
+
+    // The consumer looks the topic up again: it has no subscription until this is answered.
+    auto lookup = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+    detached.set_value();
+    ASSERT_EQ(acknowledged.get_future().wait_for(10s), std::future_status::ready);
+    answerLookup(peer, lookup, url);
+    auto second = acceptSubscribe(peer).consumer_id();
+    auto next = peer.read(10s).command;
+    ASSERT_EQ(next.type(), proto::BaseCommand::ACK)
+        << "the broker was asked for messages (" << proto::BaseCommand::Type_Name(next.type())
+        << ") before it had the acknowledgement made in between: it would redeliver it";
+    EXPECT_EQ(next.ack().consumer_id(), second);
+    ASSERT_EQ(next.ack().message_id_size(), 1);
+    EXPECT_EQ(next.ack().message_id(0).entryid(), 1u);
+    proto::BaseCommand response;
+    response.set_type(proto::BaseCommand::ACK_RESPONSE);
+    response.mutable_ackresponse()->set_consumer_id(second);
+    response.mutable_ackresponse()->set_request_id(next.ack().request_id());
+    peer.write(response);
+    peer.expect(proto::BaseCommand::FLOW);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  auto client = Client::connect(url, options);
+  ConsumerOptions consumerOptions;
+  consumerOptions.topics = {kScriptedTopic};
+  consumerOptions.subscription = "s";
+  consumerOptions.acknowledgmentGroupTime = 0ms;  // handed to the connection's side at once
+  auto consumer = client.subscribe(consumerOptions);
+  auto message = consumer.receive(10s);
+  ASSERT_TRUE(message);
+  received.set_value();
+  ASSERT_EQ(detached.get_future().wait_for(10s), std::future_status::ready);
+  auto acknowledging = consumer.asyncAcknowledge(*message, boost::asio::use_future);
+  acknowledged.set_value();
+  ASSERT_EQ(acknowledging.wait_for(10s), std::future_status::ready);
+  EXPECT_NO_THROW(acknowledging.get());
   client.close();
 }
 

@@ -24,16 +24,22 @@ inline void answerMetadata(FakePeer& peer, const std::string& topic = kScriptedT
   peer.write(answer);
 }
 
-inline void answerLookup(FakePeer& peer, const std::string& url,
-                         const std::string& topic = kScriptedTopic) {
-  auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
-  EXPECT_EQ(request.topic(), topic);
+// Answers a LOOKUP already read: the broker at `url` serves the topic.
+inline void answerLookup(FakePeer& peer, const proto::CommandLookupTopic& request,
+                         const std::string& url) {
   proto::BaseCommand answer;
   answer.set_type(proto::BaseCommand::LOOKUP_RESPONSE);
   answer.mutable_lookuptopicresponse()->set_request_id(request.request_id());
   answer.mutable_lookuptopicresponse()->set_response(proto::CommandLookupTopicResponse::Connect);
   answer.mutable_lookuptopicresponse()->set_brokerserviceurl(url);
   peer.write(answer);
+}
+
+inline void answerLookup(FakePeer& peer, const std::string& url,
+                         const std::string& topic = kScriptedTopic) {
+  auto request = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
+  EXPECT_EQ(request.topic(), topic);
+  answerLookup(peer, request, url);
 }
 
 inline proto::CommandProducer answerProducer(FakePeer& peer) {
