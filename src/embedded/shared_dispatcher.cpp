@@ -1,6 +1,8 @@
 // Shared: messages go round-robin to the consumers that have permits; redelivered and newly due
 // delayed messages wait in one replay queue, in entry order, and go first.
-#include <set>
+#include <algorithm>
+#include <functional>
+#include <vector>
 
 #include "embedded/dispatcher.hpp"
 
@@ -19,18 +21,21 @@ class SharedDispatcher final : public Dispatcher {
     if (next_ >= consumers_.size()) next_ = 0;
   }
 
-  void addReplay(std::int64_t entry) override { replay_.insert(entry); }
+  void addReplay(std::int64_t entry) override {
+    replay_.push_back(entry);
+    std::push_heap(replay_.begin(), replay_.end(), std::greater<>());
+  }
   void clearReplay() override { replay_.clear(); }
 
   bool nextReplay(std::int64_t& entry, ConsumerState*& to) override {
-    while (!replay_.empty() && cursor_.state(*replay_.begin()) != EntryState::replay) {
-      replay_.erase(replay_.begin());
-    }
+    // An entry added twice, or no longer waiting (acknowledged, delivered from an earlier copy),
+    // is dropped here: only one that is still to be replayed goes out.
+    while (!replay_.empty() && cursor_.state(replay_.front()) != EntryState::replay) popReplay();
     if (replay_.empty()) return false;
     to = nextWithPermits();
     if (to == nullptr) return false;
-    entry = *replay_.begin();
-    replay_.erase(replay_.begin());
+    entry = replay_.front();
+    popReplay();
     return true;
   }
 
@@ -52,10 +57,17 @@ class SharedDispatcher final : public Dispatcher {
     return nullptr;
   }
 
+  void popReplay() {
+    std::pop_heap(replay_.begin(), replay_.end(), std::greater<>());
+    replay_.pop_back();
+  }
+
   const Cursor& cursor_;
   std::vector<ConsumerState*> consumers_;
   std::size_t next_ = 0;
-  std::set<std::int64_t> replay_;
+  // The entries to replay, the lowest first (a min-heap): a std::set allocated a node for each
+  // delayed message that fell due. It may hold an entry more than once (see nextReplay).
+  std::vector<std::int64_t> replay_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <future>
 #include <latch>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -51,6 +52,36 @@ TEST(ManualClock, CancelledTimerDoesNotRun) {
   EXPECT_FALSE(clock.cancel(id));
   clock.advance(1s);
   EXPECT_FALSE(fired);
+}
+
+TEST(ManualClock, TimersDueAtTheSameTimeRunInTheOrderTheyWereScheduled) {
+  ManualClock clock;
+  auto at = clock.now() + 1s;
+  std::vector<int> fired;
+  for (int i = 0; i < 20; ++i) clock.schedule(at, [&fired, i] { fired.push_back(i); });
+  clock.advance(1s);
+  std::vector<int> expected(20);
+  for (int i = 0; i < 20; ++i) expected[static_cast<std::size_t>(i)] = i;
+  EXPECT_EQ(fired, expected);
+}
+
+// A timer cancelled behind others lets go of what its function holds at once, not when its time
+// comes; the next timer is the earliest one still pending.
+TEST(ManualClock, ACancelledTimerReleasesItsFunctionAndIsNotTheNextTimer) {
+  ManualClock clock;
+  auto start = clock.now();
+  auto held = std::make_shared<int>(7);
+  std::weak_ptr<int> watch = held;
+  clock.schedule(start + 1s, [] {});
+  auto early = clock.schedule(start + 500ms, [] {});
+  auto buried = clock.schedule(start + 2h, [held = std::move(held)] {});
+  EXPECT_TRUE(clock.cancel(buried));
+  EXPECT_TRUE(watch.expired()) << "a cancelled timer kept what its function captured";
+  EXPECT_TRUE(clock.cancel(early));
+  EXPECT_FALSE(clock.cancel(early));
+  EXPECT_EQ(clock.nextTimer(), start + 1s);
+  clock.advance(1s);
+  EXPECT_EQ(clock.nextTimer(), std::nullopt);
 }
 
 // A wait computed from an earlier reading of the clock (a token bucket's next slot) may be
