@@ -41,11 +41,7 @@ TEST(PulsarAckGrouping, AMessageWhoseAcknowledgementIsHeldIsNotHandedOutAgain) {
     ASSERT_EQ(acknowledged.get_future().wait_for(10s), std::future_status::ready);
     // The topic moves: the consumer subscribes again, and the broker, which never got the
     // acknowledgement, delivers the message again.
-    proto::BaseCommand close;
-    close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
-    close.mutable_close_consumer()->set_consumer_id(first);
-    close.mutable_close_consumer()->set_request_id(1000);
-    peer.write(close);
+    brokerClosesConsumer(peer, first);
     answerLookup(peer, url);
     auto second = acceptSubscribe(peer).consumer_id();
     peer.write(messageFrame(second, 1, "m"));
@@ -56,11 +52,8 @@ TEST(PulsarAckGrouping, AMessageWhoseAcknowledgementIsHeldIsNotHandedOutAgain) {
         << "the held acknowledgement goes out before " << proto::BaseCommand::Type_Name(ack.type());
     ASSERT_EQ(ack.ack().message_id_size(), 1);
     EXPECT_EQ(ack.ack().message_id(0).entryid(), 1u);
-    proto::BaseCommand response;
-    response.set_type(proto::BaseCommand::ACK_RESPONSE);
-    response.mutable_ackresponse()->set_consumer_id(second);
-    response.mutable_ackresponse()->set_request_id(ack.ack().request_id());
-    peer.write(response);
+    EXPECT_EQ(ack.ack().consumer_id(), second);
+    confirmAck(peer, ack.ack());
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();

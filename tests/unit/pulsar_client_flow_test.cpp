@@ -136,11 +136,8 @@ TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
     EXPECT_EQ(ack.message_id(0).entryid(), 4u);
     EXPECT_EQ(ack.message_id(0).ack_set_size(), 0) << "the whole entry";
     ASSERT_TRUE(ack.has_request_id());
-    proto::BaseCommand response;
-    response.set_type(proto::BaseCommand::ACK_RESPONSE);
-    response.mutable_ackresponse()->set_consumer_id(subscribe.consumer_id());
-    response.mutable_ackresponse()->set_request_id(ack.request_id());
-    peer.write(response);
+    EXPECT_EQ(ack.consumer_id(), subscribe.consumer_id());
+    confirmAck(peer, ack);
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();

@@ -33,22 +33,25 @@ proto::CommandAck nextAck(FakePeer& peer) {
   }
 }
 
+// The broker's side up to the first subscription and message "m" (entry 1) delivered on it;
+// returns the consumer's id.
+std::uint64_t subscribeAndDeliver(FakePeer& peer, const std::string& url) {
+  peer.acceptConnect();
+  answerMetadata(peer);
+  answerLookup(peer, url);
+  auto consumerId = acceptSubscribe(peer).consumer_id();
+  peer.expect(proto::BaseCommand::FLOW);
+  peer.write(detail::pulsar::connection_test::messageFrame(consumerId, 1, "m"));
+  return consumerId;
+}
+
 TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNextSubscription) {
   std::string url;
   FakeBroker broker({[&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    auto first = acceptSubscribe(peer).consumer_id();
-    peer.expect(proto::BaseCommand::FLOW);
-    peer.write(detail::pulsar::connection_test::messageFrame(first, 1, "m"));
+    auto first = subscribeAndDeliver(peer, url);
     auto unanswered = nextAck(peer);
     EXPECT_EQ(unanswered.consumer_id(), first);
-    proto::BaseCommand close;
-    close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
-    close.mutable_close_consumer()->set_consumer_id(first);
-    close.mutable_close_consumer()->set_request_id(1000);
-    peer.write(close);
+    brokerClosesConsumer(peer, first);
 
     answerLookup(peer, url);
     auto second = acceptSubscribe(peer).consumer_id();
@@ -58,11 +61,7 @@ TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNext
     ASSERT_EQ(again.message_id_size(), 1);
     EXPECT_EQ(again.message_id(0).ledgerid(), 5u);
     EXPECT_EQ(again.message_id(0).entryid(), 1u);
-    proto::BaseCommand response;
-    response.set_type(proto::BaseCommand::ACK_RESPONSE);
-    response.mutable_ackresponse()->set_consumer_id(second);
-    response.mutable_ackresponse()->set_request_id(again.request_id());
-    peer.write(response);
+    confirmAck(peer, again);
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
@@ -89,18 +88,9 @@ TEST(PulsarConsumerClosedByBroker, AnAcknowledgementMadeWhileUnsubscribedGoesOut
   std::string url;
   std::promise<void> received, detached, acknowledged;
   FakeBroker broker({[&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    auto first = acceptSubscribe(peer).consumer_id();
-    peer.expect(proto::BaseCommand::FLOW);
-    peer.write(detail::pulsar::connection_test::messageFrame(first, 1, "m"));
+    auto first = subscribeAndDeliver(peer, url);
     ASSERT_EQ(received.get_future().wait_for(10s), std::future_status::ready);
-    proto::BaseCommand close;
-    close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
-    close.mutable_close_consumer()->set_consumer_id(first);
-    close.mutable_close_consumer()->set_request_id(1000);
-    peer.write(close);
+    brokerClosesConsumer(peer, first);
 
     // The consumer looks the topic up again: it has no subscription until this is answered.
     auto lookup = peer.expect(proto::BaseCommand::LOOKUP).command.lookuptopic();
@@ -115,11 +105,7 @@ TEST(PulsarConsumerClosedByBroker, AnAcknowledgementMadeWhileUnsubscribedGoesOut
     EXPECT_EQ(next.ack().consumer_id(), second);
     ASSERT_EQ(next.ack().message_id_size(), 1);
     EXPECT_EQ(next.ack().message_id(0).entryid(), 1u);
-    proto::BaseCommand response;
-    response.set_type(proto::BaseCommand::ACK_RESPONSE);
-    response.mutable_ackresponse()->set_consumer_id(second);
-    response.mutable_ackresponse()->set_request_id(next.ack().request_id());
-    peer.write(response);
+    confirmAck(peer, next.ack());
     peer.expect(proto::BaseCommand::FLOW);
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});

@@ -1,5 +1,6 @@
 // The broker's side of the usual exchanges, for scripts of the FakeBroker: partition metadata,
-// a lookup that names the broker, a producer or a subscription created, a send receipt.
+// a lookup that names the broker, a producer or a subscription created, a send receipt, an
+// acknowledgement confirmed, a consumer closed by the broker.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -72,6 +73,24 @@ inline proto::CommandSubscribe acceptSubscribe(FakePeer& peer) {
   success.mutable_success()->set_request_id(subscribe.request_id());
   peer.write(success);
   return subscribe;
+}
+
+// ACK_RESPONSE to `ack`: applied.
+inline void confirmAck(FakePeer& peer, const proto::CommandAck& ack) {
+  proto::BaseCommand response;
+  response.set_type(proto::BaseCommand::ACK_RESPONSE);
+  response.mutable_ackresponse()->set_consumer_id(ack.consumer_id());
+  response.mutable_ackresponse()->set_request_id(ack.request_id());
+  peer.write(response);
+}
+
+// CLOSE_CONSUMER, as the broker sends it when the topic is unloaded or moves to another broker.
+inline void brokerClosesConsumer(FakePeer& peer, std::uint64_t consumerId) {
+  proto::BaseCommand close;
+  close.set_type(proto::BaseCommand::CLOSE_CONSUMER);
+  close.mutable_close_consumer()->set_consumer_id(consumerId);
+  close.mutable_close_consumer()->set_request_id(1000);
+  peer.write(close);
 }
 
 }  // namespace reconsume::pulsar_test::answers
