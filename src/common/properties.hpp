@@ -92,10 +92,8 @@ class Properties {
   bool contains(std::string_view key) const { return find(key).has_value(); }
   // The sum of every key's and value's length: what counts against size limits.
   std::size_t contentBytes() const;
-  // Where the block is stored when it is not inside this object (for a prefetch); else nullptr.
-  const char* heapBlock() const {
-    return block_.capacity() > 15 ? block_.data() : nullptr;  // 15: std::string's own room
-  }
+  // Where the block's bytes are (for a prefetch).
+  const char* storage() const { return block_.data(); }
 
   std::map<std::string, std::string> toMap() const;
 

@@ -63,7 +63,7 @@ class Ledger {
     }
     const MessageData& next = *entries_[0].data;
     if (next.payload.size() > 0) __builtin_prefetch(header(next.payload.data()));
-    if (const char* block = next.properties.heapBlock()) __builtin_prefetch(header(block));
+    __builtin_prefetch(header(next.properties.storage()));
   }
 
  private:
