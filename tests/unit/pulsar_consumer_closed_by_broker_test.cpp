@@ -4,6 +4,8 @@
 //     operation timeout;
 //   - and the application acknowledges before it is subscribed again: the acknowledgement
 //     reaches the broker ahead of the next FLOW, or the broker would redeliver the message.
+// Scripted rather than behaviour tests: the embedded broker never closes a live consumer, and a
+// real Pulsar cannot be made to hold a lookup's answer while the application acknowledges.
 #include <gtest/gtest.h>
 
 #include <boost/asio/use_future.hpp>
