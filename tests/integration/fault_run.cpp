@@ -35,6 +35,9 @@ constexpr auto kProgressEvery = 10s;
 // gave up on them, while new readers on the same broker got everything (a clean-clone run of the
 // test command, 2026-11-26).
 constexpr auto kFollowerStall = 60s;
+// With no new final outcome for this long, the run asks the broker's health.
+constexpr auto kStall = 60s;
+constexpr int kMaxHealthRestarts = 2;
 
 int fromEnvironment(const char* name, int fallback) {
   const char* value = std::getenv(name);
@@ -135,6 +138,8 @@ struct Run {
   std::string inputTopic, retryTopic;
   Clock::time_point started;
   Figures& figures;
+  long progress{-1};  // final outcomes (the handler's and the topics') when last looked at
+  Clock::time_point progressAt{};
 
   std::int64_t backlogs() {
     auto input = backlogOf(admin, inputTopic), retry = backlogOf(admin, retryTopic);
@@ -143,9 +148,41 @@ struct Run {
   // `enough`, when given, replaces the count as the condition to stop at.
   bool waitForOutcomes(int count, Clock::time_point deadline, bool handled = false,
                        const std::function<bool()>& enough = nullptr);
+  void watchProgress();
   void killAlongTheWay(Workers& workers);
   void handleAll(Handler& handler);
 };
+
+// After kStall without a new final outcome (by the handler or on the topics) while ids are
+// unfinished — deliveries do not count: prefetched messages keep coming, their calls failing one
+// operation timeout after another, while the broker answers nothing — a broker that fails
+// its health check is restarted (Target::healthy); one that passes it is only mentioned, since
+// the stall is then the client's.
+void Run::watchProgress() {
+  long now = deliveries.finishedIds() + watch.finalOutcomes();
+  if (now != progress || deliveries.finishedIds() >= config.messages) {
+    progress = now;
+    progressAt = Clock::now();
+    return;
+  }
+  if (Clock::now() - progressAt < kStall || !config.target.healthy) return;
+  progressAt = Clock::now();
+  if (config.target.healthy()) {
+    std::fprintf(stderr,
+                 "[ fault-run ] no new final outcome for %lld s, %d ids unfinished; "
+                 "the broker passes its health check\n",
+                 static_cast<long long>(kStall.count()),
+                 config.messages - deliveries.finishedIds());
+    return;
+  }
+  config.target.printLog("no progress and the broker fails its health check");
+  if (figures.healthRestarts >= kMaxHealthRestarts) return;
+  ++figures.healthRestarts;
+  std::fprintf(stderr, "[ fault-run ] restarting the broker (%d of at most %d)\n",
+               figures.healthRestarts, kMaxHealthRestarts);
+  figures.outageSeconds += config.target.restart();
+  progressAt = Clock::now();
+}
 
 // Until `count` messages have a final outcome (on the topics, or by the handler's own count when
 // `handled`); says how far it got every 10 s.
@@ -155,13 +192,14 @@ bool Run::waitForOutcomes(int count, Clock::time_point deadline, bool handled,
   return waitUntil(
       [&] {
         if (Clock::now() >= report) {
-          report += kProgressEvery;
+          report = Clock::now() + kProgressEvery;
           std::fprintf(stderr,
                        "[ fault-run ] %.0f s: %d of %d messages have a final outcome on the "
                        "topics, %d by the handler's calls\n",
                        secondsSince(started), watch.finalOutcomes(), config.messages,
                        deliveries.finishedIds());
         }
+        watchProgress();
         if (enough) return enough();
         return (handled ? deliveries.finishedIds() : watch.finalOutcomes()) >= count;
       },
@@ -262,6 +300,9 @@ Target Target::standalone() {
   target.adminUrl = pulsar().adminUrl;
   target.adminOptions = pulsar().adminOptions();
   target.killAndRestart = [] { return faultrun::killAndRestart(); };
+  target.healthy = [] { return brokerHealthy(); };
+  target.restart = [] { return restartBroker(); };
+  target.printLog = [](const char* why) { printBrokerLog(why); };
   return target;
 }
 
@@ -284,6 +325,7 @@ std::string Figures::line() const {
       << " backlog=" << inputBacklog << "/" << retryBacklog << " deliveries=" << deliveries
       << " repeated=" << repeated << " failed-calls=" << joined(failedCalls)
       << " wall=" << wallSeconds << "s outage=" << outageSeconds << "s";
+  if (healthRestarts > 0) out << " health-restarts=" << healthRestarts;
   return out.str();
 }
 
@@ -317,7 +359,18 @@ Figures run(const Config& config) {
         .handleAll(handler);
   }
   consumer.close();
-  account(readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages), figures);
+  Outcomes outcomes(config.messages);
+  try {
+    outcomes = readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages);
+  } catch (const Error&) {
+    // What was stored survives a restart; a broker that stopped answering gets one.
+    if (!config.target.healthy || config.target.healthy()) throw;
+    config.target.printLog("reading the outcomes failed and the broker fails its health check");
+    ++figures.healthRestarts;
+    figures.outageSeconds += config.target.restart();
+    outcomes = readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages);
+  }
+  account(outcomes, figures);
   figures.deliveries = deliveries.total();
   figures.repeated = deliveries.repeated();
   figures.failedCalls = failures.byErrc();

@@ -14,8 +14,8 @@
 //
 // Environment: RECONSUME_FAULT_RUN_MESSAGES (default 10000), RECONSUME_FAULT_RUN_KILLS (default 1),
 // RECONSUME_FAULT_RUN_DEADLINE (seconds until every message must have a final outcome; default
-// 180 + messages / 50 + 120 per kill), RECONSUME_FAULT_RUN_LOG_ALL (set: every line the client logs,
-// at any level, instead of its first 20 warnings — for a run that behaves oddly).
+// 180 + messages / 50 + 120 per kill), RECONSUME_FAULT_RUN_LOG_ALL (set: every line the client
+// logs, at any level, instead of its first 20 warnings — for a run that behaves oddly).
 // scripts/fault-run.sh runs it bigger.
 #pragma once
 
@@ -48,6 +48,14 @@ struct Target {
   // Whether to wait, before a kill, until no other test process uses the broker (the shared
   // standalone); a private cluster needs no such care.
   bool shared{true};
+  // Whether the broker answers its health check, a clean restart (returns the seconds until
+  // healthy), and its log printed to stderr; empty for a target without them. When the run has
+  // made no progress for a minute and the broker fails its health check, it is restarted, at most
+  // twice: a broker that stopped answering after a kill -9 (a standalone's bookie has been seen to
+  // keep failing writes) is the broker's fault, and what the run checks is what the client kept.
+  std::function<bool()> healthy;
+  std::function<double()> restart;
+  std::function<void(const char* why)> printLog;
 
   static Target standalone();
 };
@@ -83,6 +91,7 @@ struct Figures {
   std::map<std::string, long> failedByCall;  // "operation errc" -> calls
   double wallSeconds{0};                     // from the first publish until settled
   double outageSeconds{0};                   // kill until healthy again, summed over the kills
+  int healthRestarts{0};  // restarts of a broker that stopped answering (Target::healthy)
 
   // One line with every figure: "[ fault-run ] mode=... messages=... lost=... ...".
   std::string line() const;

@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -93,6 +94,56 @@ bool waitForOtherTests(std::chrono::seconds limit) {
     std::this_thread::sleep_for(2s);  // polling: another process, nothing to wait on
   }
   return true;
+}
+
+bool brokerHealthy() {
+  return pulsarScript("status");
+}
+
+double restartBroker() {
+  auto stopped = std::chrono::steady_clock::now();
+  if (!pulsarScript("stop")) throw std::runtime_error("scripts/pulsar.sh stop failed");
+  if (!pulsarScript("start")) throw std::runtime_error("scripts/pulsar.sh start failed");
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - stopped).count();
+}
+
+void printBrokerLog(const char* why) {
+  std::string path;
+  if (auto* pipe = ::popen((std::string(RECONSUME_PULSAR_SCRIPT) + " log").c_str(), "r")) {
+    char buffer[4096];
+    while (std::fgets(buffer, sizeof buffer, pipe) != nullptr) path += buffer;
+    ::pclose(pipe);
+  }
+  while (!path.empty() && (path.back() == '\n' || path.back() == ' ')) path.pop_back();
+  // The last kShown warnings and errors; a run of the same message (the time and thread aside)
+  // is one line with its count, so that a repeated complaint does not hide the ones before it.
+  struct Shown {
+    std::string line, message;
+    int times;
+  };
+  constexpr std::size_t kShown = 25;
+  std::deque<Shown> shown;
+  std::size_t total = 0;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line); ++total) {
+    auto level = line.find(" WARN ");
+    if (level == std::string::npos) level = line.find(" ERROR ");
+    if (level == std::string::npos) continue;
+    auto message = line.substr(level);
+    if (!shown.empty() && shown.back().message == message) {
+      ++shown.back().times;
+      continue;
+    }
+    shown.push_back({line.substr(0, 400), std::move(message), 1});
+    if (shown.size() > kShown) shown.pop_front();
+  }
+  std::fprintf(stderr, "[ fault-run ] %s; the broker's last warnings and errors (%s, %zu lines):\n",
+               why, path.c_str(), total);
+  for (const auto& each : shown) {
+    std::fprintf(stderr, "    %s%s\n", each.line.c_str(),
+                 each.times > 1 ? (" (" + std::to_string(each.times) + " times)").c_str() : "");
+  }
+  std::fflush(stderr);
 }
 
 double killAndRestart() {

@@ -22,4 +22,16 @@ bool waitForOtherTests(std::chrono::seconds limit);
 // Returns the seconds from the kill until healthy; throws std::runtime_error when a step fails.
 double killAndRestart();
 
+// `scripts/pulsar.sh status`: the broker runs and answers its health check (a topic written and
+// read back).
+bool brokerHealthy();
+
+// SIGTERM and start again, data kept: for a broker that stopped answering. Returns the seconds
+// until it was healthy; throws std::runtime_error when a step fails.
+double restartBroker();
+
+// Prints to stderr what the broker's own log says last: its warnings and errors among the last
+// lines of scripts/pulsar.sh's log (a start truncates it, so call it before any restart).
+void printBrokerLog(const char* why);
+
 }  // namespace reconsume::integration::faultrun

@@ -46,6 +46,10 @@ void runAndCheck(Mode mode) {
   } catch (const std::exception& e) {
     stopped = e.what();
   }
+  bool failed = !stopped.empty() || figures.lost > 0 || figures.misplaced > 0 || !figures.settled ||
+                (mode == Mode::transactional && figures.duplicates > 0);
+  // Before the restart, which starts the broker's log afresh.
+  if (failed) printBrokerLog("the fault run failed");
   if (config.kills > 0) restartCleanly();
   if (!stopped.empty()) FAIL() << "the fault run stopped: " << stopped;
   for (const auto& trace : figures.duplicateTraces) {
