@@ -115,7 +115,10 @@ class HttpAdmin final : public client::AdminBackend {
  private:
   // Sends one request; throws Error when no HTTP answer came (transport failure, timeout).
   Response send(verb method, const std::string& path, std::string body = {}) const {
-    Request request{method, path, std::move(body)};
+    Request request;
+    request.method = method;
+    request.target = path;
+    request.body = std::move(body);
     Response response;
     auto deadline = Transport::Clock::now() + timeout_;
     transport_.request(endpoint_, std::move(request), deadline, response).raiseIfFailed();
