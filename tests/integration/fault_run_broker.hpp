@@ -30,8 +30,9 @@ bool brokerHealthy();
 // until it was healthy; throws std::runtime_error when a step fails.
 double restartBroker();
 
-// Prints to stderr what the broker's own log says last: its warnings and errors among the last
-// lines of scripts/pulsar.sh's log (a start truncates it, so call it before any restart).
+// Prints to stderr what the broker's own log says last: the last 25 warnings and errors in
+// scripts/pulsar.sh's log, a repeated one once with its count (a start truncates the log, so call
+// it before any restart).
 void printBrokerLog(const char* why);
 
 }  // namespace reconsume::integration::faultrun
