@@ -153,11 +153,20 @@ struct Run {
   void handleAll(Handler& handler);
 };
 
+// Prints the broker's log, then restarts it; counts the restart and its outage.
+void restartUnhealthy(const Target::Care& care, Figures& figures, const char* why) {
+  care.printLog(why);
+  ++figures.healthRestarts;
+  std::fprintf(stderr, "[ fault-run ] restarting the broker (health restart %d)\n",
+               figures.healthRestarts);
+  figures.outageSeconds += care.restart();
+}
+
 // After kStall without a new final outcome (by the handler or on the topics) while ids are
 // unfinished — deliveries do not count: prefetched messages keep coming, their calls failing one
-// operation timeout after another, while the broker answers nothing — a broker that fails
-// its health check is restarted (Target::healthy); one that passes it is only mentioned, since
-// the stall is then the client's.
+// operation timeout after another, while the broker answers nothing — a broker that fails its
+// health check is restarted (Target::care); one that passes it is only mentioned, since the stall
+// is then the client's.
 void Run::watchProgress() {
   long now = deliveries.finishedIds() + watch.finalOutcomes();
   if (now != progress || deliveries.finishedIds() >= config.messages) {
@@ -165,9 +174,10 @@ void Run::watchProgress() {
     progressAt = Clock::now();
     return;
   }
-  if (Clock::now() - progressAt < kStall || !config.target.healthy) return;
+  if (Clock::now() - progressAt < kStall || !config.target.care) return;
   progressAt = Clock::now();
-  if (config.target.healthy()) {
+  const auto& care = *config.target.care;
+  if (care.healthy()) {
     std::fprintf(stderr,
                  "[ fault-run ] no new final outcome for %lld s, %d ids unfinished; "
                  "the broker passes its health check\n",
@@ -175,12 +185,9 @@ void Run::watchProgress() {
                  config.messages - deliveries.finishedIds());
     return;
   }
-  config.target.printLog("no progress and the broker fails its health check");
-  if (figures.healthRestarts >= kMaxHealthRestarts) return;
-  ++figures.healthRestarts;
-  std::fprintf(stderr, "[ fault-run ] restarting the broker (%d of at most %d)\n",
-               figures.healthRestarts, kMaxHealthRestarts);
-  figures.outageSeconds += config.target.restart();
+  const char* why = "no progress and the broker fails its health check";
+  if (figures.healthRestarts >= kMaxHealthRestarts) return care.printLog(why);
+  restartUnhealthy(care, figures, why);
   progressAt = Clock::now();
 }
 
@@ -300,9 +307,7 @@ Target Target::standalone() {
   target.adminUrl = pulsar().adminUrl;
   target.adminOptions = pulsar().adminOptions();
   target.killAndRestart = [] { return faultrun::killAndRestart(); };
-  target.healthy = [] { return brokerHealthy(); };
-  target.restart = [] { return restartBroker(); };
-  target.printLog = [](const char* why) { printBrokerLog(why); };
+  target.care = Target::Care{brokerHealthy, restartBroker, printBrokerLog};
   return target;
 }
 
@@ -364,10 +369,10 @@ Figures run(const Config& config) {
     outcomes = readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages);
   } catch (const Error&) {
     // What was stored survives a restart; a broker that stopped answering gets one.
-    if (!config.target.healthy || config.target.healthy()) throw;
-    config.target.printLog("reading the outcomes failed and the broker fails its health check");
-    ++figures.healthRestarts;
-    figures.outageSeconds += config.target.restart();
+    const auto& care = config.target.care;
+    if (!care || care->healthy()) throw;
+    restartUnhealthy(*care, figures,
+                     "reading the outcomes failed and the broker fails its health check");
     outcomes = readOutcomes(client, doneTopic, *consumer.deadLetterTopic(), config.messages);
   }
   account(outcomes, figures);

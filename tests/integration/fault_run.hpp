@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,14 +49,17 @@ struct Target {
   // Whether to wait, before a kill, until no other test process uses the broker (the shared
   // standalone); a private cluster needs no such care.
   bool shared{true};
-  // Whether the broker answers its health check, a clean restart (returns the seconds until
-  // healthy), and its log printed to stderr; empty for a target without them. When the run has
-  // made no progress for a minute and the broker fails its health check, it is restarted, at most
-  // twice: a broker that stopped answering after a kill -9 (a standalone's bookie has been seen to
-  // keep failing writes) is the broker's fault, and what the run checks is what the client kept.
-  std::function<bool()> healthy;
-  std::function<double()> restart;
-  std::function<void(const char* why)> printLog;
+  // Looking after a broker that stops answering: when the run has made no progress for a minute
+  // and the broker fails its health check, it is restarted, at most twice. A broker that stopped
+  // answering after a kill -9 (a standalone's bookie has been seen to keep failing writes) is the
+  // broker's fault, and what the run checks is what the client kept. Absent for a target without
+  // such care (the cluster).
+  struct Care {
+    std::function<bool()> healthy;                  // answers its health check
+    std::function<double()> restart;                // clean; returns the seconds until healthy
+    std::function<void(const char* why)> printLog;  // its last warnings and errors, to stderr
+  };
+  std::optional<Care> care;
 
   static Target standalone();
 };
@@ -91,7 +95,7 @@ struct Figures {
   std::map<std::string, long> failedByCall;  // "operation errc" -> calls
   double wallSeconds{0};                     // from the first publish until settled
   double outageSeconds{0};                   // kill until healthy again, summed over the kills
-  int healthRestarts{0};  // restarts of a broker that stopped answering (Target::healthy)
+  int healthRestarts{0};  // restarts of a broker that stopped answering (Target::care)
 
   // One line with every figure: "[ fault-run ] mode=... messages=... lost=... ...".
   std::string line() const;

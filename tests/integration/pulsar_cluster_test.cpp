@@ -199,9 +199,7 @@ TEST(PulsarCluster, ABrokerKilledMidRunLosesNothing) {
   config.target.adminOptions = {};
   config.target.shared = false;
   // No health watch: the standalone's script would look at (and restart) the standalone.
-  config.target.healthy = nullptr;
-  config.target.restart = nullptr;
-  config.target.printLog = nullptr;
+  config.target.care.reset();
   config.target.prepare = [](const std::string& topic) { cluster().moveTo(topic, 1); };
   config.target.killAndRestart = [] {
     auto killed = std::chrono::steady_clock::now();
