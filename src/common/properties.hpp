@@ -14,7 +14,6 @@
 // Thread safety: a plain value; const members may be called from several threads at once.
 #pragma once
 
-#include <charconv>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -26,6 +25,8 @@
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "common/decimal.hpp"
 
 namespace reconsume::detail {
 
@@ -146,9 +147,7 @@ class PropertiesWriter {
     ++used_;
   }
   void appendNumber(std::int64_t value) {
-    char* at = room(kNumberBytes);
-    used_ =
-        static_cast<std::size_t>(std::to_chars(at, at + kNumberBytes, value).ptr - block_.data());
+    used_ = static_cast<std::size_t>(writeDecimal(room(kMaxDecimalChars), value) - block_.data());
   }
   // Appends `length` bytes of what was written from `begin` on (an earlier value, again).
   void appendWritten(std::size_t begin, std::size_t length) {
@@ -171,8 +170,6 @@ class PropertiesWriter {
   Properties finish() &&;
 
  private:
-  static constexpr std::size_t kNumberBytes = 20;  // "-9223372036854775808"
-
   // Where `bytes` more go, after what is written. The block's size is its whole room and used_
   // what is written: an append is a copy and a count, without std::string's checks and
   // terminator on each (a retry's properties are about thirty appends).

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cstring>
 
+#include "common/decimal.hpp"
 #include "common/utf8.hpp"
 #include "retry/history_elements.hpp"
 
@@ -16,7 +16,7 @@ template <std::size_t N>
 char* writeField(char* at, const char (&literal)[N], std::int64_t value) {
   std::memcpy(at, literal, N - 1);
   at += N - 1;
-  return std::to_chars(at, at + 20, value).ptr;
+  return writeDecimal(at, value);
 }
 
 void appendEntry(std::string& out, const HistoryEntry& entry, std::size_t maxBytes) {
