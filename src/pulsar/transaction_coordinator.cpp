@@ -25,7 +25,7 @@ TransactionCoordinator::TransactionCoordinator(const Strand& strand,
 
 void TransactionCoordinator::request(std::string what, CoordinatorRequests::Build build,
                                      CoordinatorRequests::Done done) {
-  if (state_ == State::closed) return done(Outcome{closed_, std::nullopt, std::nullopt});
+  if (state_ == State::closed) return done(Outcome::failed(closed_));
   auto id = requests_.add(std::move(what), std::move(build), std::move(done),
                           now() + network_->operationTimeout());
   armDeadline();
@@ -168,7 +168,8 @@ void TransactionCoordinator::onAnswer(std::uint64_t id, std::uint64_t generation
   }
   if (error == proto::NotAllowedError) return complete(id, transactionsNotEnabled(status));
   if (status.code == errc::timeout) return complete(id, timedOut(*request));
-  Outcome outcome{status, std::nullopt, std::nullopt};
+  Outcome outcome;
+  outcome.status = status;
   if (auto decoded = protocol::decodeTxnResponse(response.command)) {
     if (status.ok()) outcome.txn = decoded->txn;
     outcome.ended = decoded->ended;
@@ -191,7 +192,7 @@ void TransactionCoordinator::attemptLost(std::uint64_t generation, const Status&
 }
 
 void TransactionCoordinator::complete(std::uint64_t id, Status status) {
-  complete(id, Outcome{std::move(status), std::nullopt, std::nullopt});
+  complete(id, Outcome::failed(std::move(status)));
 }
 
 void TransactionCoordinator::complete(std::uint64_t id, Outcome outcome) {
@@ -206,8 +207,9 @@ void TransactionCoordinator::failAll(const Status& why) {
   auto all = requests_.takeAll();
   armDeadline();
   for (auto& request : all) {
-    request.done(Outcome{Status(why.code, request.what + ": " + why.message), std::nullopt,
-                         request.lostAnswer});
+    auto outcome = Outcome::failed(Status(why.code, request.what + ": " + why.message));
+    outcome.lostAnswer = request.lostAnswer;
+    request.done(outcome);
   }
 }
 
@@ -247,8 +249,9 @@ void TransactionCoordinator::onDeadline() {
   auto expired = requests_.expire(now());
   std::vector<std::pair<CoordinatorRequests::Done, Outcome>> completions;
   for (auto& request : expired) {
-    completions.emplace_back(std::move(request.done),
-                             Outcome{timedOut(request), std::nullopt, request.lostAnswer});
+    auto outcome = Outcome::failed(timedOut(request));
+    outcome.lostAnswer = request.lostAnswer;
+    completions.emplace_back(std::move(request.done), std::move(outcome));
   }
   armDeadline();
   for (auto& [done, outcome] : completions) done(outcome);
