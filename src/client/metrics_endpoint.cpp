@@ -1,6 +1,5 @@
 #include "client/metrics_endpoint.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -14,6 +13,7 @@
 #include <boost/beast/http/write.hpp>
 #include <chrono>
 
+#include "common/awaitable_tuple.hpp"
 #include "common/listen_address.hpp"
 #include "reconsume/error.hpp"
 
@@ -25,8 +25,6 @@ namespace http = beast::http;
 using tcp = asio::ip::tcp;
 
 namespace {
-
-constexpr auto tuple = asio::as_tuple(asio::use_awaitable);
 
 tcp::endpoint parseListen(std::string_view listen, bool allowRemote) {
   auto endpoint = parseListenAddress(listen, "ClientOptions::metricsListen");
@@ -72,7 +70,7 @@ class Server final : public MetricsEndpoint, public std::enable_shared_from_this
  private:
   asio::awaitable<void> acceptLoop() {
     while (!stopped_) {
-      auto [ec, socket] = co_await acceptor_.async_accept(tuple);
+      auto [ec, socket] = co_await acceptor_.async_accept(asTuple);
       if (ec) {
         if (stopped_ || ec == asio::error::operation_aborted) co_return;
         continue;  // a client that went away while being accepted
@@ -89,11 +87,11 @@ class Server final : public MetricsEndpoint, public std::enable_shared_from_this
     for (;;) {
       http::request<http::string_body> request;
       stream->expires_after(std::chrono::seconds(10));
-      auto [readError, bytes] = co_await http::async_read(*stream, buffer, request, tuple);
+      auto [readError, bytes] = co_await http::async_read(*stream, buffer, request, asTuple);
       if (readError) break;
       auto response = answer(request);
       stream->expires_after(std::chrono::seconds(10));
-      auto [writeError, written] = co_await http::async_write(*stream, response, tuple);
+      auto [writeError, written] = co_await http::async_write(*stream, response, asTuple);
       if (writeError || !request.keep_alive()) break;
     }
     boost::system::error_code ignored;

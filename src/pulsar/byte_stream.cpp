@@ -3,19 +3,18 @@
 #include <openssl/ssl.h>
 #include <openssl/x509v3.h>
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ssl/error.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/asio/write.hpp>
 
+#include "common/awaitable_tuple.hpp"
 #include "common/tls_context.hpp"
 
 namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
 using boost::system::error_code;
-constexpr auto tuple = asio::as_tuple(asio::use_awaitable);
 
 ByteStream::ByteStream(executor_type executor, const BrokerAddress& address,
                        std::shared_ptr<asio::ssl::context> tls, bool verifyHostname)
@@ -47,15 +46,15 @@ Status ByteStream::failure(const char* step, const error_code& ec) const {
 
 asio::awaitable<Status> ByteStream::open() {
   auto [resolveError, endpoints] =
-      co_await resolver_.async_resolve(address_.host, std::to_string(address_.port), tuple);
+      co_await resolver_.async_resolve(address_.host, std::to_string(address_.port), asTuple);
   if (resolveError) co_return failure("resolving", resolveError);
   if (closed_) co_return Status(errc::connection_lost, "closed while connecting");
-  auto [connectError, endpoint] = co_await asio::async_connect(socket_, endpoints, tuple);
+  auto [connectError, endpoint] = co_await asio::async_connect(socket_, endpoints, asTuple);
   if (connectError) co_return failure("connecting to", connectError);
   error_code ignored;
   socket_.set_option(asio::ip::tcp::no_delay(true), ignored);
   if (tls_) {
-    auto [handshakeError] = co_await tls_->async_handshake(asio::ssl::stream_base::client, tuple);
+    auto [handshakeError] = co_await tls_->async_handshake(asio::ssl::stream_base::client, asTuple);
     if (handshakeError) {
       if (handshakeError.category() == asio::error::get_ssl_category()) {
         co_return Status(errc::authentication,
@@ -74,10 +73,10 @@ asio::awaitable<std::size_t> ByteStream::readSome(std::span<char> buffer, Status
   std::size_t n = 0;
   if (tls_) {
     std::tie(ec, n) =
-        co_await tls_->async_read_some(asio::buffer(buffer.data(), buffer.size()), tuple);
+        co_await tls_->async_read_some(asio::buffer(buffer.data(), buffer.size()), asTuple);
   } else {
     std::tie(ec, n) =
-        co_await socket_.async_read_some(asio::buffer(buffer.data(), buffer.size()), tuple);
+        co_await socket_.async_read_some(asio::buffer(buffer.data(), buffer.size()), asTuple);
   }
   if (ec) {
     status = ec == asio::error::eof || ec == asio::ssl::error::stream_truncated
@@ -92,10 +91,10 @@ asio::awaitable<Status> ByteStream::write(std::string_view bytes) {
   error_code ec;
   if (tls_) {
     std::tie(ec, std::ignore) =
-        co_await asio::async_write(*tls_, asio::buffer(bytes.data(), bytes.size()), tuple);
+        co_await asio::async_write(*tls_, asio::buffer(bytes.data(), bytes.size()), asTuple);
   } else {
     std::tie(ec, std::ignore) =
-        co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), tuple);
+        co_await asio::async_write(socket_, asio::buffer(bytes.data(), bytes.size()), asTuple);
   }
   if (ec) co_return failure("writing to", ec);
   co_return Status{};
@@ -107,9 +106,9 @@ asio::awaitable<Status> ByteStream::write(const std::vector<Bytes>& frames) {
   for (const auto& frame : frames) buffers.emplace_back(frame.data(), frame.size());
   error_code ec;
   if (tls_) {
-    std::tie(ec, std::ignore) = co_await asio::async_write(*tls_, buffers, tuple);
+    std::tie(ec, std::ignore) = co_await asio::async_write(*tls_, buffers, asTuple);
   } else {
-    std::tie(ec, std::ignore) = co_await asio::async_write(socket_, buffers, tuple);
+    std::tie(ec, std::ignore) = co_await asio::async_write(socket_, buffers, asTuple);
   }
   if (ec) co_return failure("writing to", ec);
   co_return Status{};

@@ -1,11 +1,11 @@
 #include "pulsar/connection.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/use_awaitable.hpp>
 
+#include "common/awaitable_tuple.hpp"
 #include "protocol/commands.hpp"
 #include "protocol/frame_decoder.hpp"
 #include "protocol/frame_encoder.hpp"
@@ -22,7 +22,6 @@ namespace reconsume::detail::pulsar {
 
 namespace asio = boost::asio;
 using Clock = std::chrono::steady_clock;
-constexpr auto tuple = asio::as_tuple(asio::use_awaitable);
 constexpr std::size_t kReadChunk = 64 * 1024;
 
 std::shared_ptr<Connection> Connection::create(IoExecutor executor, BrokerAddress address,
@@ -63,7 +62,7 @@ asio::awaitable<void> Connection::run() {
   while (!closed_) {
     if (!wanted()) {
       wake_.expires_at(Clock::time_point::max());
-      co_await wake_.async_wait(tuple);
+      co_await wake_.async_wait(asTuple);
       continue;
     }
     auto session = std::make_shared<Session>(strand_, address_, *options_);
@@ -95,7 +94,7 @@ asio::awaitable<void> Connection::run() {
 
 asio::awaitable<void> Connection::sleep(std::chrono::milliseconds duration) {
   sleepTimer_.expiresAfter(duration);
-  co_await sleepTimer_.asyncWait(tuple);
+  co_await sleepTimer_.asyncWait(asTuple);
 }
 
 asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) {
@@ -272,7 +271,7 @@ asio::awaitable<void> Connection::writeLoop(std::shared_ptr<Session> session) {
   while (!session->ended) {
     if (session->outbox.empty()) {
       session->writeWake.expires_at(Clock::time_point::max());
-      co_await session->writeWake.async_wait(tuple);
+      co_await session->writeWake.async_wait(asTuple);
       continue;
     }
     session->outbox.takeInto(writing);
@@ -290,7 +289,7 @@ asio::awaitable<void> Connection::writeLoop(std::shared_ptr<Session> session) {
 asio::awaitable<void> Connection::healthLoop(std::shared_ptr<Session> session) {
   while (!session->ended) {
     session->healthTimer.expiresAt(session->health.nextCheck());
-    co_await session->healthTimer.asyncWait(tuple);
+    co_await session->healthTimer.asyncWait(asTuple);
     if (session->ended) co_return;
     switch (session->health.check(now())) {
       case HealthCheck::Action::ping:

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "commands.hpp"
+#include "lines_of.hpp"
 #include "reconsume/reconsume.hpp"
 #include "text_table.hpp"
 
@@ -24,13 +25,6 @@ struct Outcome {
   int code;
   std::string out, err;
 };
-
-std::vector<std::string> linesOf(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 class DlqCommand : public ::testing::Test {
  protected:

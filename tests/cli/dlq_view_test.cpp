@@ -4,10 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <boost/json/parse.hpp>
-#include <sstream>
 
 #include "../unit/dlq_test_messages.hpp"
 #include "dlq/stats.hpp"
+#include "lines_of.hpp"
 #include "text_table.hpp"
 
 namespace reconsume::tools {
@@ -15,13 +15,6 @@ namespace {
 
 using namespace std::chrono_literals;
 using reconsume::testing::StoredMessage;
-
-std::vector<std::string> linesOf(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 void expectWithin(const std::string& text, int width) {
   for (const auto& line : linesOf(text)) {

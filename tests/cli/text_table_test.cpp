@@ -4,17 +4,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
-#include <sstream>
+
+#include "lines_of.hpp"
 
 namespace reconsume::tools {
 namespace {
-
-std::vector<std::string> linesOf(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
 
 TEST(DisplayWidth, CountsCharactersNotBytes) {
   EXPECT_EQ(displayWidth(""), 0);

@@ -30,21 +30,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kMaxRetries = 3;
+constexpr int kGoMaxRetries = 3;
 constexpr const char* kGoDelayMs = "200";
-
-std::string text(const boost::json::object& line, const char* key) {
-  const auto* value = line.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : "";
-}
-
-// A property of a printed message; nullopt when the message does not have it.
-std::optional<std::string> property(const boost::json::object& line, const char* key) {
-  const auto& properties = line.at("properties").as_object();
-  const auto* value = properties.if_contains(key);
-  if (value == nullptr) return std::nullopt;
-  return std::string(value->as_string());
-}
 
 // The ORIGIN_MESSAGE_ID the Go client writes for a message of a topic that is not partitioned:
 // "ledger:entry:partition" without a batch index, and partition 0 where we (and Java) write -1.
@@ -68,7 +55,7 @@ class GoInterop : public ::testing::Test {
     options.topics = {topic};
     options.subscription = "interop";
     options.initialPosition = InitialPosition::earliest;
-    options.retry = RetryPolicy::levels(DelayLevels::parse("200ms 200ms 200ms"), kMaxRetries);
+    options.retry = RetryPolicy::levels(DelayLevels::parse("200ms 200ms 200ms"), kGoMaxRetries);
     return client_.subscribe(options);
   }
 
@@ -80,7 +67,7 @@ class GoInterop : public ::testing::Test {
                             boost::json::object* subscribed = nullptr) {
     GoRun run =
         runGo("retry-participant", {"--topic", topic, "--subscription", "interop",
-                                    "--max-redeliver", std::to_string(kMaxRetries), "--receive",
+                                    "--max-redeliver", std::to_string(kGoMaxRetries), "--receive",
                                     "1", "--then", "retry", "--delay-ms", kGoDelayMs});
     EXPECT_EQ(run.exitCode, 0) << run.output;
     if (subscribed != nullptr && !run.events("subscribed").empty()) {
@@ -146,7 +133,7 @@ TEST_F(GoInterop, RetryCopiesSharingEntriesAreEachReadByAGoRetryConsumer) {
   consumer.close();
 
   GoRun run = runGo("retry-participant", {"--topic", topic, "--subscription", "interop",
-                                          "--max-redeliver", std::to_string(kMaxRetries),
+                                          "--max-redeliver", std::to_string(kGoMaxRetries),
                                           "--receive", std::to_string(kCount), "--then", "ack"});
   ASSERT_EQ(run.exitCode, 0) << run.output;
   auto messages = run.events("message");

@@ -2,25 +2,13 @@
 // dead-letter inspection reads it. Messages and acknowledgements come from the Java client.
 #include <gtest/gtest.h>
 
-#include "admin/http_admin.hpp"
-#include "common/service_url.hpp"
+#include "integration/http_admin_backend.hpp"
 #include "integration/java_interop.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/error.hpp"
 
 namespace reconsume::integration {
 namespace {
-
-std::shared_ptr<detail::client::AdminBackend> admin() {
-  return detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                         pulsar().adminOptions());
-}
-
-JavaRun java(std::string_view command, const std::vector<std::string>& args) {
-  JavaRun run = runJava(command, args);
-  EXPECT_EQ(run.exitCode, 0) << "java " << command << " failed:\n" << run.output;
-  return run;
-}
 
 MessageId idOf(const boost::json::object& line) {
   return MessageId(line.at("ledgerId").as_int64(), line.at("entryId").as_int64());

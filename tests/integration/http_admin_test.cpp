@@ -1,46 +1,24 @@
 // The HTTP admin backend against the Pulsar standalone; messages and subscriptions come from the
 // official Java client (java_interop.hpp).
-#include "admin/http_admin.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <string>
 
-#include "common/service_url.hpp"
 #include "integration/backlog_wait.hpp"
+#include "integration/http_admin_backend.hpp"
 #include "integration/java_interop.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/error.hpp"
+#include "unit/expect_error.hpp"
 
 namespace reconsume::integration {
 namespace {
 
+using reconsume::testing::thrownBy;
+
 using detail::client::AdminBackend;
-
-std::shared_ptr<detail::client::AdminBackend> admin() {
-  return detail::admin::connectHttpAdmin(detail::ServiceUrl::parse(pulsar().adminUrl),
-                                         pulsar().adminOptions());
-}
-
-// Runs the Java client and requires it to succeed.
-JavaRun java(std::string_view command, const std::vector<std::string>& args) {
-  JavaRun run = runJava(command, args);
-  EXPECT_EQ(run.exitCode, 0) << "java " << command << " failed:\n" << run.output;
-  return run;
-}
-
-// The error code and text of what `call` throws, or a failure when it does not throw Error.
-template <class Call>
-Error thrownBy(Call&& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no Error was thrown";
-  return Error(errc::invalid_argument, "nothing thrown");
-}
 
 std::int64_t backlogOf(const std::vector<SubscriptionStats>& stats, const std::string& name) {
   for (const auto& s : stats) {

@@ -14,23 +14,15 @@
 #include "common/service_url.hpp"
 #include "integration/pulsar_environment.hpp"
 #include "reconsume/error.hpp"
+#include "unit/expect_error.hpp"
 
 namespace reconsume::integration {
 namespace {
 
+using reconsume::testing::thrownBy;
+
 namespace asio = boost::asio;
 using tcp = asio::ip::tcp;
-
-template <class Call>
-Error thrownBy(Call&& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    return e;
-  }
-  ADD_FAILURE() << "no Error was thrown";
-  return Error(errc::invalid_argument, "nothing thrown");
-}
 
 std::shared_ptr<detail::client::AdminBackend> adminAt(const std::string& url,
                                                       std::chrono::milliseconds timeout) {

@@ -1,5 +1,6 @@
 #include "integration/java_interop.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -40,6 +41,12 @@ JavaRun runJava(std::string_view command, const std::vector<std::string>& args) 
   }
   words.insert(words.end(), args.begin(), args.end());
   return runJsonLines(std::move(words));
+}
+
+JavaRun java(std::string_view command, const std::vector<std::string>& args) {
+  JavaRun run = runJava(command, args);
+  EXPECT_EQ(run.exitCode, 0) << "java " << command << " failed:\n" << run.output;
+  return run;
 }
 
 }  // namespace reconsume::integration

@@ -19,4 +19,7 @@ using JavaRun = JsonLinesRun;
 // Throws std::runtime_error when the jar is missing or java cannot be started.
 JavaRun runJava(std::string_view command, const std::vector<std::string>& args);
 
+// runJava, and a test failure (with what the jar printed) when it does not exit with 0.
+JavaRun java(std::string_view command, const std::vector<std::string>& args);
+
 }  // namespace reconsume::integration

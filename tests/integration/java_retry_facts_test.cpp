@@ -16,17 +16,6 @@ namespace {
 
 using Properties = std::map<std::string, std::string>;
 
-JavaRun java(std::string_view command, const std::vector<std::string>& args) {
-  JavaRun run = runJava(command, args);
-  EXPECT_EQ(run.exitCode, 0) << "java " << command << " failed:\n" << run.output;
-  return run;
-}
-
-std::string text(const boost::json::object& line, const char* key) {
-  const auto* value = line.if_contains(key);
-  return value != nullptr && value->is_string() ? std::string(value->as_string()) : "";
-}
-
 Properties propertiesOf(const boost::json::object& line) {
   Properties properties;
   for (const auto& [key, value] : line.at("properties").as_object()) {

@@ -23,6 +23,18 @@ std::vector<boost::json::object> JsonLinesRun::events(std::string_view event) co
   return found;
 }
 
+std::string text(const boost::json::object& line, const char* key) {
+  const auto* value = line.if_contains(key);
+  return value != nullptr && value->is_string() ? std::string(value->as_string()) : "";
+}
+
+std::optional<std::string> property(const boost::json::object& line, const char* key) {
+  const auto& properties = line.at("properties").as_object();
+  const auto* value = properties.if_contains(key);
+  if (value == nullptr) return std::nullopt;
+  return std::string(value->as_string());
+}
+
 JsonLinesRun runJsonLines(std::vector<std::string> words) {
   if (words.empty()) throw std::invalid_argument("runJsonLines: no program");
   std::vector<char*> argv;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <boost/json/object.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +19,13 @@ struct JsonLinesRun {
   // The lines whose "event" is `event` ("sent", "message", "subscribed", "error", ...).
   std::vector<boost::json::object> events(std::string_view event) const;
 };
+
+// A string field of a printed line; "" when the line has no such string.
+std::string text(const boost::json::object& line, const char* key);
+
+// A message property of a printed line ("properties": {...}); nullopt when the message does not
+// have it.
+std::optional<std::string> property(const boost::json::object& line, const char* key);
 
 // Runs words[0] (searched in PATH when it has no '/') with the arguments words[1...]; stderr is
 // the test's. Throws std::runtime_error when the program cannot be started.

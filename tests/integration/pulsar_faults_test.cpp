@@ -26,7 +26,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr int kMessages = 300;
+constexpr int kFaultMessages = 300;
 
 void pulsarScript(const std::string& command) {
   std::string line = std::string(RECONSUME_PULSAR_SCRIPT) + " " + command;
@@ -113,7 +113,7 @@ Producer createPatientProducer(Client& client, const std::string& topic) {
   return client.createProducer(producerOptions);
 }
 
-OutgoingMessage numbered(int n) {
+OutgoingMessage numberedWithKey(int n) {
   OutgoingMessage m;
   m.payload = "message-" + std::to_string(n);
   m.key = "k" + std::to_string(n % 10);
@@ -158,7 +158,7 @@ struct Accounting {
 // Each message processed or in the dead-letter topic, as its fate says; duplicates counted.
 Accounting account(Tally& tally, std::map<int, int>& deadLetters) {
   Accounting result;
-  for (int n = 0; n < kMessages; ++n) {
+  for (int n = 0; n < kFaultMessages; ++n) {
     bool processed = tally.processed.contains(n);
     bool dead = deadLetters.contains(n);
     if (!processed && !dead) result.missing.push_back(n);
@@ -178,24 +178,24 @@ TEST(PulsarFaults, ReconsumeStreamSurvivesABrokerKillAndRestart) {
   auto topic = uniqueTopic("faults");
   auto consumer = subscribeWithRetries(client, topic);
   auto producer = createPatientProducer(client, topic);
-  for (int n = 0; n < kMessages / 2; ++n) producer.send(numbered(n));
+  for (int n = 0; n < kFaultMessages / 2; ++n) producer.send(numberedWithKey(n));
 
   Tally tally;
   std::atomic<bool> stop{false};
   std::vector<std::thread> workers = startWorkers(consumer, tally, stop);
   // Kill the broker once a third is through, while retries are in flight.
-  waitForProgress(tally, kMessages / 3, 60s, 20ms);
-  ASSERT_GE(tally.accountedFor(), static_cast<std::size_t>(kMessages / 3));
+  waitForProgress(tally, kFaultMessages / 3, 60s, 20ms);
+  ASSERT_GE(tally.accountedFor(), static_cast<std::size_t>(kFaultMessages / 3));
   pulsarScript("kill");
   // The second half is sent while the broker is gone: the producer holds it and writes it once
   // it is connected again.
   std::vector<std::future<MessageId>> late;
-  for (int n = kMessages / 2; n < kMessages; ++n) {
-    late.push_back(producer.asyncSend(numbered(n), boost::asio::use_future));
+  for (int n = kFaultMessages / 2; n < kFaultMessages; ++n) {
+    late.push_back(producer.asyncSend(numberedWithKey(n), boost::asio::use_future));
   }
   pulsarScript("start");
 
-  waitForProgress(tally, kMessages, 240s, 100ms);
+  waitForProgress(tally, kFaultMessages, 240s, 100ms);
   stop = true;
   for (auto& worker : workers) worker.join();
   for (auto& sent : late) {
@@ -216,7 +216,7 @@ TEST(PulsarFaults, ReconsumeStreamSurvivesABrokerKillAndRestart) {
   std::printf(
       "[ faults   ] %d messages, %zu processed, %zu dead-lettered, %d duplicates, %d deliveries, "
       "%d calls failed while the broker was away (first: %s)\n",
-      kMessages, tally.processed.size(), deadLetters.size(), duplicates, tally.deliveries,
+      kFaultMessages, tally.processed.size(), deadLetters.size(), duplicates, tally.deliveries,
       tally.failedCalls, tally.firstFailure.c_str());
   client.close();
   // After a SIGKILL the standalone's bookie keeps re-registering itself (its old registration

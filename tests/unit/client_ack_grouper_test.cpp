@@ -16,7 +16,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Message messageAt(std::int64_t entry) {
+Message ackedMessageAt(std::int64_t entry) {
   auto data = std::make_shared<MessageData>();
   data->id = MessageId(7, entry);
   data->topic = "persistent://public/default/t";
@@ -47,7 +47,7 @@ struct Groups {
     io.poll();
   }
   void add(std::int64_t entry, int* answered = nullptr) {
-    grouper->add({0, messageAt(entry),
+    grouper->add({0, ackedMessageAt(entry),
                   [answered](const Status& status) {
                     if (answered != nullptr && status.ok()) ++*answered;
                   },

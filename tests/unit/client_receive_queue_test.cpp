@@ -13,7 +13,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-std::shared_ptr<MessageData> messageAt(std::int64_t entry) {
+std::shared_ptr<MessageData> queuedMessageAt(std::int64_t entry) {
   auto data = std::make_shared<MessageData>();
   data->id = MessageId(1, entry, -1);
   return data;
@@ -21,7 +21,8 @@ std::shared_ptr<MessageData> messageAt(std::int64_t entry) {
 
 std::vector<std::shared_ptr<MessageData>> entries(std::int64_t first, std::int64_t count) {
   std::vector<std::shared_ptr<MessageData>> messages;
-  for (auto entry = first; entry < first + count; ++entry) messages.push_back(messageAt(entry));
+  for (auto entry = first; entry < first + count; ++entry)
+    messages.push_back(queuedMessageAt(entry));
   return messages;
 }
 
@@ -34,7 +35,7 @@ std::int64_t popEntry(ReceiveQueue& queue) {
 
 TEST(ReceiveQueue, MessagesPushedTogetherAreReceivedInTheirOrderAfterEarlierOnes) {
   ReceiveQueue queue;
-  queue.push({messageAt(0), 0});
+  queue.push({queuedMessageAt(0), 0});
   auto batch = entries(1, 3);
   queue.pushAll(0, batch);
   EXPECT_EQ(queue.size(), 4u);
@@ -51,15 +52,15 @@ TEST(ReceiveQueue, OrderGiveBackAndDropHoldWhenTheRingWrapsAndGrows) {
   for (std::int64_t entry = 0; entry < 10; ++entry) EXPECT_EQ(popEntry(queue), entry);
   // 2 left at the end of the ring (16); 30 more wrap around it and outgrow it, half from slot 1.
   for (std::int64_t entry = 12; entry < 42; ++entry) {
-    queue.push({messageAt(entry), static_cast<std::size_t>(entry % 2)});
+    queue.push({queuedMessageAt(entry), static_cast<std::size_t>(entry % 2)});
   }
   std::optional<ReceiveQueue::Item> item;
   ASSERT_TRUE(queue.pop(0ns, item).ok());
   ASSERT_TRUE(item);
   EXPECT_EQ(item->message->id.entry(), 10);
-  queue.push({messageAt(42), 0});    // the ring is full again (32)
-  queue.giveBack(std::move(*item));  // so the give-back makes it grow
-  queue.drop(1);                     // the odd entries from 13 on
+  queue.push({queuedMessageAt(42), 0});  // the ring is full again (32)
+  queue.giveBack(std::move(*item));      // so the give-back makes it grow
+  queue.drop(1);                         // the odd entries from 13 on
   std::vector<std::int64_t> expected{10, 11};
   for (std::int64_t entry = 12; entry <= 42; entry += 2) expected.push_back(entry);
   std::vector<std::int64_t> got;

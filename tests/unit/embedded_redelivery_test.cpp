@@ -9,7 +9,7 @@ namespace {
 
 using Strings = std::vector<std::string>;
 
-struct Fixture {
+struct RedeliveryFixture {
   Harness harness;
   std::string topic = topicName("t");
   std::shared_ptr<client::BackendProducer> producer = harness.producer(topic);
@@ -23,7 +23,7 @@ struct Fixture {
 };
 
 TEST(EmbeddedRedelivery, SharedRedeliversTheGivenIdsWithTheirCountRaised) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   auto id0 = send(*f.producer, "0");
   auto id1 = send(*f.producer, "1");
@@ -42,7 +42,7 @@ TEST(EmbeddedRedelivery, SharedRedeliversTheGivenIdsWithTheirCountRaised) {
 }
 
 TEST(EmbeddedRedelivery, SharedRedeliveryMayGoToAnotherConsumer) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [busy, c1] = f.consumer(SubscriptionType::shared, /*queue=*/1);
   auto [idle, c2] = f.consumer(SubscriptionType::shared);
   auto id = send(*f.producer, "m");
@@ -53,7 +53,7 @@ TEST(EmbeddedRedelivery, SharedRedeliveryMayGoToAnotherConsumer) {
 }
 
 TEST(EmbeddedRedelivery, IdsNotPendingOnTheConsumerAreIgnored) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [sink1, c1] = f.consumer(SubscriptionType::shared);
   auto [sink2, c2] = f.consumer(SubscriptionType::shared);
   auto id0 = send(*f.producer, "to c1");
@@ -66,7 +66,7 @@ TEST(EmbeddedRedelivery, IdsNotPendingOnTheConsumerAreIgnored) {
 }
 
 TEST(EmbeddedRedelivery, KeySharedRedeliversToTheKeysConsumer) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::keyShared);
   OutgoingMessage message;
   message.key = "k";
@@ -78,7 +78,7 @@ TEST(EmbeddedRedelivery, KeySharedRedeliversToTheKeysConsumer) {
 }
 
 TEST(EmbeddedRedelivery, ExclusiveRedeliversEverythingPendingAfterAReset) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::exclusive);
   auto id0 = send(*f.producer, "0");
   send(*f.producer, "1");
@@ -92,7 +92,7 @@ TEST(EmbeddedRedelivery, ExclusiveRedeliversEverythingPendingAfterAReset) {
 }
 
 TEST(EmbeddedRedelivery, FailoverStandbyCannotAskForRedelivery) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [active, c1] = f.consumer(SubscriptionType::failover);
   auto [standby, c2] = f.consumer(SubscriptionType::failover);
   send(*f.producer, "m");
@@ -103,7 +103,7 @@ TEST(EmbeddedRedelivery, FailoverStandbyCannotAskForRedelivery) {
 }
 
 TEST(EmbeddedRedelivery, RedeliverAllResetsTheConsumerAndRegrantsItsPermits) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared, /*queue=*/2);
   send(*f.producer, "0");
   send(*f.producer, "1");
@@ -119,7 +119,7 @@ TEST(EmbeddedRedelivery, RedeliverAllResetsTheConsumerAndRegrantsItsPermits) {
 }
 
 TEST(EmbeddedRedelivery, ClosingAConsumerHandsItsMessagesToTheOthers) {
-  Fixture f;
+  RedeliveryFixture f;
   auto [leaving, c1] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "0");
   send(*f.producer, "1");
@@ -133,7 +133,7 @@ TEST(EmbeddedRedelivery, ClosingAConsumerHandsItsMessagesToTheOthers) {
 }
 
 TEST(EmbeddedRedelivery, ClosingABackendHandsItsConsumersMessagesToOtherClients) {
-  Fixture f;
+  RedeliveryFixture f;
   Harness other(uniqueBrokerName(), "", f.harness.clock);  // a second client
   auto leaving = std::make_shared<RecordingSink>();
   auto c1 = other.subscribe(f.topic, "s", SubscriptionType::shared, leaving);
@@ -147,7 +147,7 @@ TEST(EmbeddedRedelivery, ClosingABackendHandsItsConsumersMessagesToOtherClients)
 
 TEST(EmbeddedRedelivery, LastConsumerLeavingStartsTheCountsAfresh) {
   // Pulsar clears its redelivery tracker when a subscription loses its last consumer.
-  Fixture f;
+  RedeliveryFixture f;
   auto [first, c1] = f.consumer(SubscriptionType::shared);
   auto id = send(*f.producer, "m");
   c1->redeliver({id});

@@ -14,7 +14,7 @@ using Strings = std::vector<std::string>;
 
 using ::reconsume::testing::mentions;
 
-struct Fixture {
+struct TxnAckFixture {
   Harness harness;
   std::string topic = topicName("t");
   std::shared_ptr<client::BackendProducer> producer = harness.producer(topic);
@@ -29,7 +29,7 @@ struct Fixture {
 };
 
 TEST(EmbeddedTransactionAck, AnAcknowledgedMessageIsHeldUntilCommit) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   auto id = send(*f.producer, "m");
   auto txn = f.harness.newTransaction();
@@ -44,7 +44,7 @@ TEST(EmbeddedTransactionAck, AnAcknowledgedMessageIsHeldUntilCommit) {
 }
 
 TEST(EmbeddedTransactionAck, ClosingTheConsumerDoesNotHandAHeldMessageOn) {
-  Fixture f;
+  TxnAckFixture f;
   auto [leaving, c1] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "m");
   auto [staying, c2] = f.consumer(SubscriptionType::shared);
@@ -58,7 +58,7 @@ TEST(EmbeddedTransactionAck, ClosingTheConsumerDoesNotHandAHeldMessageOn) {
 }
 
 TEST(EmbeddedTransactionAck, ARewindDoesNotBringAHeldMessageBack) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::exclusive);
   send(*f.producer, "0");
   send(*f.producer, "1");
@@ -71,7 +71,7 @@ TEST(EmbeddedTransactionAck, ARewindDoesNotBringAHeldMessageBack) {
 }
 
 TEST(EmbeddedTransactionAck, TheLastConsumerLeavingDoesNotReleaseAHeldMessage) {
-  Fixture f;
+  TxnAckFixture f;
   auto [first, c1] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "held");
   send(*f.producer, "free");
@@ -85,7 +85,7 @@ TEST(EmbeddedTransactionAck, TheLastConsumerLeavingDoesNotReleaseAHeldMessage) {
 }
 
 TEST(EmbeddedTransactionAck, AbortRedeliversOnSharedWithTheCountRaised) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   auto id = send(*f.producer, "m");
   auto txn = f.harness.newTransaction();
@@ -99,7 +99,7 @@ TEST(EmbeddedTransactionAck, AbortRedeliversOnSharedWithTheCountRaised) {
 }
 
 TEST(EmbeddedTransactionAck, AbortOnKeySharedRedeliversToTheKeysConsumer) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::keyShared);
   OutgoingMessage message;
   message.key = "k";
@@ -137,7 +137,7 @@ TEST(EmbeddedTransactionAck, AbortOnExclusiveRewinds) {
 }
 
 TEST(EmbeddedTransactionAck, TimeoutReleasesTheAcknowledgements) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "m");
   auto txn = f.harness.newTransaction(30s);
@@ -150,7 +150,7 @@ TEST(EmbeddedTransactionAck, TimeoutReleasesTheAcknowledgements) {
 }
 
 TEST(EmbeddedTransactionAck, AHeldMessageConflictsWithAnotherTransactionAndTheSameOne) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "m");
   auto holder = f.harness.newTransaction();  // (0,0)
@@ -170,7 +170,7 @@ TEST(EmbeddedTransactionAck, AHeldMessageConflictsWithAnotherTransactionAndTheSa
 }
 
 TEST(EmbeddedTransactionAck, AnAcknowledgedMessageConflicts) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "m");
   ack(*consumer, *sink->messages()[0]);
@@ -182,7 +182,7 @@ TEST(EmbeddedTransactionAck, AnAcknowledgedMessageConflicts) {
 }
 
 TEST(EmbeddedTransactionAck, APlainAcknowledgementOfAHeldMessageApplies) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "m");
   auto txn = f.harness.newTransaction();
@@ -195,7 +195,7 @@ TEST(EmbeddedTransactionAck, APlainAcknowledgementOfAHeldMessageApplies) {
 }
 
 TEST(EmbeddedTransactionAck, AcknowledgingInAnEndedTransactionIsRefused) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "m");
   auto txn = f.harness.newTransaction();
@@ -209,7 +209,7 @@ TEST(EmbeddedTransactionAck, AcknowledgingInAnEndedTransactionIsRefused) {
 }
 
 TEST(EmbeddedTransactionAck, ASeekDoesNotReleaseAHeldMessage) {
-  Fixture f;
+  TxnAckFixture f;
   auto [sink, consumer] = f.consumer(SubscriptionType::shared);
   send(*f.producer, "0");
   send(*f.producer, "1");

@@ -15,7 +15,7 @@ using Strings = std::vector<std::string>;
 
 using ::reconsume::testing::mentions;
 
-struct Fixture {
+struct TxnFaultsFixture {
   Harness harness;
   std::string topic = topicName("t");
   std::shared_ptr<client::BackendProducer> producer = harness.producer(topic);
@@ -37,7 +37,7 @@ TEST(EmbeddedFaults, TestsReachTheControlsByBrokerName) {
 }
 
 TEST(EmbeddedFaults, ALostAcknowledgementAnswerStillAcknowledges) {
-  Fixture f;
+  TxnFaultsFixture f;
   auto id = send(*f.producer, "m");
   f.harness.faults().loseNextAcknowledgementAnswers(1);
   auto lost = tryAck(*f.consumer, f.received(0));
@@ -52,7 +52,7 @@ TEST(EmbeddedFaults, ALostAcknowledgementAnswerStillAcknowledges) {
 }
 
 TEST(EmbeddedFaults, LostAcknowledgementAnswersAreCounted) {
-  Fixture f;
+  TxnFaultsFixture f;
   for (int i = 0; i < 3; ++i) send(*f.producer, std::to_string(i));
   f.harness.faults().loseNextAcknowledgementAnswers(2);
   EXPECT_EQ(tryAck(*f.consumer, f.received(0)).code, errc::connection_lost);
@@ -66,7 +66,7 @@ TEST(EmbeddedFaults, LostAcknowledgementAnswersAreCounted) {
 }
 
 TEST(EmbeddedFaults, ALostTransactionalAcknowledgementAnswerStillHoldsTheMessage) {
-  Fixture f;
+  TxnFaultsFixture f;
   auto id = send(*f.producer, "m");
   auto txn = f.harness.newTransaction();
   f.harness.faults().loseNextAcknowledgementAnswers(1);
@@ -87,7 +87,7 @@ TEST(EmbeddedFaults, ALostTransactionalAcknowledgementAnswerStillHoldsTheMessage
 }
 
 TEST(EmbeddedFaults, ALostCommitAnswerStillCommits) {
-  Fixture f;
+  TxnFaultsFixture f;
   send(*f.producer, "original");
   auto txn = f.harness.newTransaction();
   send(*f.producer, "published", txn);
@@ -106,7 +106,7 @@ TEST(EmbeddedFaults, ALostCommitAnswerStillCommits) {
 }
 
 TEST(EmbeddedFaults, ARefusedCommitAbortsTheTransaction) {
-  Fixture f;
+  TxnFaultsFixture f;
   send(*f.producer, "original");
   auto unrelated = f.harness.newTransaction();  // (0,0)
   auto txn = f.harness.newTransaction();        // (0,1)
@@ -133,7 +133,7 @@ TEST(EmbeddedFaults, ARefusedCommitAbortsTheTransaction) {
 }
 
 TEST(EmbeddedFaults, ARefusalWaitsForTheCommitOfAnOpenTransaction) {
-  Fixture f;
+  TxnFaultsFixture f;
   auto ended = f.harness.newTransaction();
   ASSERT_TRUE(tryCommit(*ended).ok());
   f.harness.faults().refuseNextCommits(1);
@@ -145,7 +145,7 @@ TEST(EmbeddedFaults, ARefusalWaitsForTheCommitOfAnOpenTransaction) {
 }
 
 TEST(EmbeddedFaults, ARefusedCommitWhoseAnswerIsLostReportsTheLoss) {
-  Fixture f;
+  TxnFaultsFixture f;
   auto txn = f.harness.newTransaction();
   send(*f.producer, "published", txn);
   f.harness.faults().refuseNextCommits(1);
@@ -159,7 +159,7 @@ TEST(EmbeddedFaults, ARefusedCommitWhoseAnswerIsLostReportsTheLoss) {
 }
 
 TEST(EmbeddedFaults, AcknowledgementsOfAClosedConsumerDoNotReachTheBroker) {
-  Fixture f;
+  TxnFaultsFixture f;
   send(*f.producer, "m");
   auto message = f.sink->messages()[0];
   ASSERT_TRUE(callStatus([&](auto done) { f.consumer->close(done); }).ok());

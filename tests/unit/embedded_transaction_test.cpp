@@ -14,7 +14,7 @@ using Strings = std::vector<std::string>;
 
 using ::reconsume::testing::mentions;
 
-struct Fixture {
+struct TxnFixture {
   Harness harness;
   std::string topic = topicName("t");
   std::shared_ptr<client::BackendProducer> producer = harness.producer(topic);
@@ -34,7 +34,7 @@ TEST(EmbeddedTransaction, IdsComeFromCoordinatorZeroCountingFromZero) {
 }
 
 TEST(EmbeddedTransaction, PublishedMessagesAreInvisibleUntilCommitThenVisibleInOrder) {
-  Fixture f;
+  TxnFixture f;
   auto txn = f.harness.newTransaction();
   auto a = send(*f.producer, "a", txn);
   auto b = send(*f.producer, "b", txn);
@@ -47,7 +47,7 @@ TEST(EmbeddedTransaction, PublishedMessagesAreInvisibleUntilCommitThenVisibleInO
 }
 
 TEST(EmbeddedTransaction, AbortDiscardsThePublishes) {
-  Fixture f;
+  TxnFixture f;
   auto txn = f.harness.newTransaction();
   send(*f.producer, "discarded", txn);
   ASSERT_TRUE(tryAbort(*txn).ok());
@@ -75,7 +75,7 @@ TEST(EmbeddedTransaction, ALaterPlainMessageWaitsForTheOpenTransaction) {
 }
 
 TEST(EmbeddedTransaction, TheOldestOpenTransactionHoldsBackAYoungerCommittedOne) {
-  Fixture f;
+  TxnFixture f;
   auto older = f.harness.newTransaction();
   auto younger = f.harness.newTransaction();
   send(*f.producer, "older", older);
@@ -87,7 +87,7 @@ TEST(EmbeddedTransaction, TheOldestOpenTransactionHoldsBackAYoungerCommittedOne)
 }
 
 TEST(EmbeddedTransaction, OneTransactionSpansTopics) {
-  Fixture f;
+  TxnFixture f;
   auto otherTopic = topicName("other");
   auto otherProducer = f.harness.producer(otherTopic);
   auto otherSink = std::make_shared<RecordingSink>();
@@ -101,7 +101,7 @@ TEST(EmbeddedTransaction, OneTransactionSpansTopics) {
 }
 
 TEST(EmbeddedTransaction, TimesOutOnTheBrokersClock) {
-  Fixture f;
+  TxnFixture f;
   auto txn = f.harness.newTransaction(10s);
   send(*f.producer, "in the transaction", txn);
   send(*f.producer, "behind it");
@@ -118,7 +118,7 @@ TEST(EmbeddedTransaction, TimesOutOnTheBrokersClock) {
 }
 
 TEST(EmbeddedTransaction, AnEndedTransactionCannotBeEndedAgain) {
-  Fixture f;
+  TxnFixture f;
   auto committed = f.harness.newTransaction();
   ASSERT_TRUE(tryCommit(*committed).ok());
   auto again = tryCommit(*committed);
@@ -140,7 +140,7 @@ TEST(EmbeddedTransaction, AnEndedTransactionCannotBeEndedAgain) {
 }
 
 TEST(EmbeddedTransaction, PublishingInAnEndedTransactionIsRefused) {
-  Fixture f;
+  TxnFixture f;
   auto txn = f.harness.newTransaction();
   ASSERT_TRUE(tryCommit(*txn).ok());
   OutgoingMessage message;
@@ -156,7 +156,7 @@ TEST(EmbeddedTransaction, PublishingInAnEndedTransactionIsRefused) {
 }
 
 TEST(EmbeddedTransaction, ADelayedMessageIsDeliveredOnceCommittedAndDue) {
-  Fixture f;
+  TxnFixture f;
   auto txn = f.harness.newTransaction(1h);
   OutgoingMessage message;
   message.payload = "delayed";
@@ -180,7 +180,7 @@ TEST(EmbeddedTransaction, ADelayedMessageIsDeliveredOnceCommittedAndDue) {
 }
 
 TEST(EmbeddedTransaction, ReadersSkipAbortedMessagesAndWaitForOpenOnes) {
-  Fixture f;
+  TxnFixture f;
   auto aborted = f.harness.newTransaction();
   send(*f.producer, "aborted", aborted);
   auto first = send(*f.producer, "first");
@@ -233,7 +233,7 @@ TEST(EmbeddedTransaction, BacklogCountsOpenAndCommittedMessagesButNotAbortedOnes
 }
 
 TEST(EmbeddedTransaction, ClosingTheClientThatOpenedItEndsNothing) {
-  Fixture f;
+  TxnFixture f;
   Harness other(f.harness.brokerName, "", f.harness.clock);
   auto txn = other.newTransaction(10s);
   send(*f.producer, "in it", txn);
@@ -249,7 +249,7 @@ TEST(EmbeddedTransaction, ClosingTheClientThatOpenedItEndsNothing) {
 }
 
 TEST(EmbeddedTransaction, RefusedTransactions) {
-  Fixture f;
+  TxnFixture f;
   std::shared_ptr<client::BackendTransaction> txn;
   EXPECT_EQ(f.harness.tryNewTransaction(0ms, txn).code, errc::invalid_argument);
   Harness elsewhere(f.harness.brokerName + "-elsewhere");

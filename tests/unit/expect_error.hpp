@@ -1,5 +1,5 @@
-// Test helper: runs a call that must fail with an invalid-argument Error and returns the error's
-// text, so a test can check that the text names the value that caused it.
+// Test helpers: the Error a call throws, and the text of one that must fail with an
+// invalid-argument Error, so a test can check that the text names the value that caused it.
 #pragma once
 
 #include <gtest/gtest.h>
@@ -20,6 +20,19 @@ std::string invalidArgumentText(Call call) {
   }
   ADD_FAILURE() << "the call did not throw";
   return "(no error)";
+}
+
+// The Error that `call` throws, or a test failure (and an invalid-argument Error saying so) when
+// it throws none.
+template <typename Call>
+Error thrownBy(Call&& call) {
+  try {
+    call();
+  } catch (const Error& e) {
+    return e;
+  }
+  ADD_FAILURE() << "no Error was thrown";
+  return Error(errc::invalid_argument, "nothing thrown");
 }
 
 // Whether `text` contains `part`, with the text shown on failure.

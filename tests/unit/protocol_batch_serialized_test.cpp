@@ -11,7 +11,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-const SendContext kContext{.producerName = "p", .sequenceId = 0, .publishTimeMs = 5};
+const SendContext kSendContext{.producerName = "p", .sequenceId = 0, .publishTimeMs = 5};
 
 TEST(BatchBuilder, SerializedMetadataMakesTheSameBytesAsTheObjectForm) {
   OutgoingMessage a{.payload = "first", .key = "k1", .orderingKey = "o1"};
@@ -27,8 +27,8 @@ TEST(BatchBuilder, SerializedMetadataMakesTheSameBytesAsTheObjectForm) {
     serialized.addSerialized(BatchBuilder::serializedMetadata(*m), sequenceId++, m->payload,
                              {&m->key, m->keyIsBase64, &m->orderingKey});
   }
-  auto expected = objects.finish(kContext);
-  auto got = serialized.finish(kContext);
+  auto expected = objects.finish(kSendContext);
+  auto got = serialized.finish(kSendContext);
   EXPECT_EQ(got.payload, expected.payload);
   EXPECT_EQ(got.metadata.SerializeAsString(), expected.metadata.SerializeAsString());
 }
@@ -84,7 +84,7 @@ TEST(BatchBuilder, ASequenceIdOfSeveralVarintBytesReadsBack) {
   OutgoingMessage m{.payload = "x"};
   builder.addSerialized(BatchBuilder::serializedMetadata(m), 1ull << 40, m.payload, {});
   builder.addSerialized(BatchBuilder::serializedMetadata(m), (1ull << 40) + 1, m.payload, {});
-  auto entry = builder.finish(kContext);
+  auto entry = builder.finish(kSendContext);
   EXPECT_EQ(entry.metadata.sequence_id(), 1ull << 40);
   EXPECT_EQ(entry.metadata.highest_sequence_id(), (1ull << 40) + 1);
   proto::CommandMessage command;

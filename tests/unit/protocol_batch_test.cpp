@@ -28,8 +28,8 @@ proto::CommandMessage delivery(std::vector<std::int64_t> ackSet = {},
   return command;
 }
 
-const EntryContext kContext{.topic = "persistent://public/default/orders-partition-2",
-                            .partition = 2};
+const EntryContext kEntryContext{.topic = "persistent://public/default/orders-partition-2",
+                                 .partition = 2};
 
 SendContext batchContext(proto::CompressionType compression = proto::NONE) {
   return SendContext{.producerName = "java-like-producer",
@@ -56,7 +56,7 @@ EncodedMessage threeMessageBatch(proto::CompressionType compression = proto::NON
 
 UnpackedEntry unpack(const proto::CommandMessage& command, const EncodedMessage& entry) {
   UnpackedEntry out;
-  const auto status = unpackEntry(command, entry.metadata, entry.payload, kContext, out);
+  const auto status = unpackEntry(command, entry.metadata, entry.payload, kEntryContext, out);
   EXPECT_TRUE(status.ok()) << status.message;
   return out;
 }
@@ -250,7 +250,7 @@ TEST(EntryUnpacker, APlainEntryIsOneMessage) {
   auto meta = entry.metadata;
   meta.set_replicated_from("us-east");
   UnpackedEntry out;
-  ASSERT_TRUE(unpackEntry(delivery({}, 1), meta, entry.payload, kContext, out).ok());
+  ASSERT_TRUE(unpackEntry(delivery({}, 1), meta, entry.payload, kEntryContext, out).ok());
   ASSERT_EQ(out.messages.size(), 1u);
   EXPECT_EQ(out.batchSize, 0);
   EXPECT_FALSE(out.tracker);
@@ -281,13 +281,13 @@ TEST(EntryUnpacker, RejectsCorruptBatchesNamingTheEntryAndIndex) {
   auto meta = entry.metadata;
 
   meta.set_num_messages_in_batch(1000);
-  auto status = unpackEntry(delivery(), meta, entry.payload, kContext, out);
+  auto status = unpackEntry(delivery(), meta, entry.payload, kEntryContext, out);
   EXPECT_EQ(status.code, errc::protocol_error);
   EXPECT_EQ(status.message, "entry 12:34 claims 1000 messages in a batch payload of " +
                                 std::to_string(entry.payload.size()) + " bytes");
 
   meta.set_num_messages_in_batch(4);  // one more than the payload holds
-  status = unpackEntry(delivery(), meta, entry.payload, kContext, out);
+  status = unpackEntry(delivery(), meta, entry.payload, kEntryContext, out);
   EXPECT_EQ(status.message,
             "entry 12:34 message 3 of 4: batch payload ends before its metadata size");
   EXPECT_TRUE(out.messages.empty());
@@ -295,17 +295,18 @@ TEST(EntryUnpacker, RejectsCorruptBatchesNamingTheEntryAndIndex) {
   meta.set_num_messages_in_batch(3);
   std::string damaged = entry.payload;
   wire::writeU32(damaged.data(), 0x7fffffff);
-  status = unpackEntry(delivery(), meta, damaged, kContext, out);
+  status = unpackEntry(delivery(), meta, damaged, kEntryContext, out);
   EXPECT_EQ(status.message, "entry 12:34 message 0 of 3: metadata size 2147483647 exceeds the " +
                                 std::to_string(damaged.size() - 4) + " bytes left");
 
   damaged = entry.payload;
   damaged[4] = static_cast<char>(0xff);  // the first SingleMessageMetadata no longer parses
-  status = unpackEntry(delivery(), meta, damaged, kContext, out);
+  status = unpackEntry(delivery(), meta, damaged, kEntryContext, out);
   EXPECT_NE(status.message.find("does not parse"), std::string::npos) << status.message;
 
   meta.set_num_messages_in_batch(0);
-  EXPECT_EQ(unpackEntry(delivery(), meta, entry.payload, kContext, out).code, errc::protocol_error);
+  EXPECT_EQ(unpackEntry(delivery(), meta, entry.payload, kEntryContext, out).code,
+            errc::protocol_error);
 }
 
 TEST(EntryUnpacker, ReportsDecompressionFailuresForTheEntry) {
@@ -313,7 +314,7 @@ TEST(EntryUnpacker, ReportsDecompressionFailuresForTheEntry) {
   auto meta = entry.metadata;
   meta.set_uncompressed_size(meta.uncompressed_size() + 1);
   UnpackedEntry out;
-  const auto status = unpackEntry(delivery(), meta, entry.payload, kContext, out);
+  const auto status = unpackEntry(delivery(), meta, entry.payload, kEntryContext, out);
   EXPECT_EQ(status.code, errc::protocol_error);
   EXPECT_EQ(status.message.rfind("entry 12:34: ZSTD payload", 0), 0u) << status.message;
 }
@@ -326,7 +327,7 @@ TEST(EntryUnpacker, RefusesEncryptedAndChunkedEntries) {
   key.set_key("k");
   key.set_value("v");
   meta.set_encryption_algo("RSA");
-  auto status = unpackEntry(delivery(), meta, entry.payload, kContext, out);
+  auto status = unpackEntry(delivery(), meta, entry.payload, kEntryContext, out);
   EXPECT_EQ(status.code, errc::unsupported);
   EXPECT_EQ(status.message, "entry 12:34 is encrypted (RSA); reconsume does not decrypt messages");
 
@@ -334,7 +335,7 @@ TEST(EntryUnpacker, RefusesEncryptedAndChunkedEntries) {
   meta.set_uuid("producer-7-42");
   meta.set_num_chunks_from_msg(3);
   meta.set_chunk_id(1);
-  status = unpackEntry(delivery(), meta, entry.payload, kContext, out);
+  status = unpackEntry(delivery(), meta, entry.payload, kEntryContext, out);
   EXPECT_EQ(status.code, errc::unsupported);
   EXPECT_EQ(status.message,
             "entry 12:34 is chunk 1 of 3 of message producer-7-42; reconsume does not reassemble "
@@ -357,7 +358,7 @@ TEST(EntryUnpacker, UnpacksABatchThatCameThroughTheFrameDecoder) {
   auto result = decoder.next();
   ASSERT_TRUE(result.hasFrame()) << result.error().message;
   UnpackedEntry out;
-  ASSERT_TRUE(unpackEntry(result.frame(), kContext, out).ok());
+  ASSERT_TRUE(unpackEntry(result.frame(), kEntryContext, out).ok());
   ASSERT_EQ(out.messages.size(), 2u);
   EXPECT_EQ(out.messages[0].data.payload, "second");
   EXPECT_EQ(out.messages[1].data.id.batchIndex(), 2);
@@ -365,7 +366,7 @@ TEST(EntryUnpacker, UnpacksABatchThatCameThroughTheFrameDecoder) {
   proto::BaseCommand notMessage;
   notMessage.set_type(proto::BaseCommand::PING);
   Frame ping{.command = notMessage};
-  EXPECT_EQ(unpackEntry(ping, kContext, out).message,
+  EXPECT_EQ(unpackEntry(ping, kEntryContext, out).message,
             "PING frame is not a MESSAGE with a payload; it carries no entry");
 }
 

@@ -9,7 +9,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using TimePoint = SendQueue::TimePoint;
-const TimePoint t0 = TimePoint() + 1h;
+const TimePoint kQueueStart = TimePoint() + 1h;
 
 detail::protocol::EncodedMessage message(std::string payload) {
   OutgoingMessage outgoing;
@@ -35,7 +35,8 @@ TEST(PulsarSendQueue, SequenceIdsGoIntoTheFramesAndReceiptsCompleteInOrder) {
   Results results;
   queue.setNextSequenceId(5);
   for (int i = 0; i < 3; ++i) {
-    EXPECT_EQ(queue.admit(message("m" + std::to_string(i)), results.callback(i), t0 + 1s, encode),
+    EXPECT_EQ(queue.admit(message("m" + std::to_string(i)), results.callback(i), kQueueStart + 1s,
+                          encode),
               SendQueue::Admitted::pending);
   }
   ASSERT_EQ(queue.pending().size(), 3u);
@@ -64,15 +65,15 @@ TEST(PulsarSendQueue, SequenceIdsGoIntoTheFramesAndReceiptsCompleteInOrder) {
 TEST(PulsarSendQueue, AFullQueueMakesSendsWaitOrFailWhenNotBlocking) {
   Results results;
   SendQueue failing(2, false);
-  failing.admit(message("a"), results.callback(0), t0 + 1s, encode);
-  failing.admit(message("b"), results.callback(1), t0 + 1s, encode);
-  EXPECT_EQ(failing.admit(message("c"), results.callback(2), t0 + 1s, encode),
+  failing.admit(message("a"), results.callback(0), kQueueStart + 1s, encode);
+  failing.admit(message("b"), results.callback(1), kQueueStart + 1s, encode);
+  EXPECT_EQ(failing.admit(message("c"), results.callback(2), kQueueStart + 1s, encode),
             SendQueue::Admitted::busy);
 
   SendQueue blocking(2, true);
-  blocking.admit(message("a"), results.callback(10), t0 + 1s, encode);
-  blocking.admit(message("b"), results.callback(11), t0 + 1s, encode);
-  EXPECT_EQ(blocking.admit(message("c"), results.callback(12), t0 + 1s, encode),
+  blocking.admit(message("a"), results.callback(10), kQueueStart + 1s, encode);
+  blocking.admit(message("b"), results.callback(11), kQueueStart + 1s, encode);
+  EXPECT_EQ(blocking.admit(message("c"), results.callback(12), kQueueStart + 1s, encode),
             SendQueue::Admitted::waiting);
   EXPECT_EQ(blocking.refill(encode), 0u) << "no room yet";
   bool outOfOrder = false;
@@ -85,12 +86,12 @@ TEST(PulsarSendQueue, AFullQueueMakesSendsWaitOrFailWhenNotBlocking) {
 TEST(PulsarSendQueue, WaitingMessagesKeepTheirPlaceAheadOfNewOnes) {
   Results results;
   SendQueue queue(1, true);
-  queue.admit(message("a"), results.callback(0), t0 + 1s, encode);
-  queue.admit(message("b"), results.callback(1), t0 + 1s, encode);
+  queue.admit(message("a"), results.callback(0), kQueueStart + 1s, encode);
+  queue.admit(message("b"), results.callback(1), kQueueStart + 1s, encode);
   bool outOfOrder = false;
   queue.receipt(0, outOfOrder)->done({}, MessageId());
   // Room now, but "b" waits: "c" must not overtake it.
-  EXPECT_EQ(queue.admit(message("c"), results.callback(2), t0 + 1s, encode),
+  EXPECT_EQ(queue.admit(message("c"), results.callback(2), kQueueStart + 1s, encode),
             SendQueue::Admitted::waiting);
   EXPECT_EQ(queue.refill(encode), 1u);
   EXPECT_EQ(queue.pending().back().frame.view().back(), 'b');
@@ -99,11 +100,11 @@ TEST(PulsarSendQueue, WaitingMessagesKeepTheirPlaceAheadOfNewOnes) {
 TEST(PulsarSendQueue, TimeoutsTakeTheOldestFirstAndTakeAllTheRest) {
   Results results;
   SendQueue queue(2, true);
-  queue.admit(message("a"), results.callback(0), t0 + 100ms, encode);
-  queue.admit(message("b"), results.callback(1), t0 + 200ms, encode);
-  queue.admit(message("c"), results.callback(2), t0 + 150ms, encode);  // waiting
-  EXPECT_EQ(queue.nextDeadline(), t0 + 100ms);
-  auto expired = queue.expire(t0 + 160ms);
+  queue.admit(message("a"), results.callback(0), kQueueStart + 100ms, encode);
+  queue.admit(message("b"), results.callback(1), kQueueStart + 200ms, encode);
+  queue.admit(message("c"), results.callback(2), kQueueStart + 150ms, encode);  // waiting
+  EXPECT_EQ(queue.nextDeadline(), kQueueStart + 100ms);
+  auto expired = queue.expire(kQueueStart + 160ms);
   ASSERT_EQ(expired.size(), 2u);  // "a" and the waiting "c"
   for (auto& done : expired) done(Status(errc::timeout, "late"), MessageId());
   EXPECT_EQ(results.order[0].first, 0);
@@ -121,7 +122,7 @@ TEST(PulsarSendQueue, NoSendTimeoutMeansNoDeadline) {
   SendQueue queue(2, true);
   queue.admit(message("a"), results.callback(0), TimePoint::max(), encode);
   EXPECT_FALSE(queue.nextDeadline());
-  EXPECT_TRUE(queue.expire(t0 + 1000h).empty());
+  EXPECT_TRUE(queue.expire(kQueueStart + 1000h).empty());
 }
 
 // After a broken connection, the written messages of transactions are taken out (to fail: the
@@ -136,10 +137,11 @@ TEST(PulsarSendQueue, WrittenMessagesOfTransactionsAreTakenOutWhenTheConnectionB
     encoded.metadata.set_txnid_least_bits(7);
     return encoded;
   };
-  queue.admit(inTransaction("t0"), results.callback(0), t0 + 1s, encode);
-  queue.admit(message("p1"), results.callback(1), t0 + 1s, encode);
+  queue.admit(inTransaction("kQueueStart"), results.callback(0), kQueueStart + 1s, encode);
+  queue.admit(message("p1"), results.callback(1), kQueueStart + 1s, encode);
   queue.markWritten(2);
-  queue.admit(inTransaction("t2"), results.callback(2), t0 + 1s, encode);  // not written yet
+  queue.admit(inTransaction("t2"), results.callback(2), kQueueStart + 1s,
+              encode);  // not written yet
 
   auto taken = queue.takeWrittenTransactional();
   ASSERT_EQ(taken.size(), 1u);
@@ -160,8 +162,8 @@ TEST(PulsarSendQueue, WrittenMessagesOfTransactionsAreTakenOutWhenTheConnectionB
   // A full queue: the room a failed message leaves goes to the one waiting (the producer refills
   // after taking them out, as no receipt will come for them).
   SendQueue full(1, true);
-  full.admit(inTransaction("t3"), results.callback(3), t0 + 1s, encode);
-  EXPECT_EQ(full.admit(message("p4"), results.callback(4), t0 + 1s, encode),
+  full.admit(inTransaction("t3"), results.callback(3), kQueueStart + 1s, encode);
+  EXPECT_EQ(full.admit(message("p4"), results.callback(4), kQueueStart + 1s, encode),
             SendQueue::Admitted::waiting);
   full.markWritten(1);
   EXPECT_EQ(full.takeWrittenTransactional().size(), 1u);

@@ -15,13 +15,13 @@ using namespace pulsar_test::txn_answers;
 using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
 
-const TxnId kTxn{0, 42};
+const TxnId kCoordinatorTxn{0, 42};
 
-void openTransaction(FakePeer& peer, const std::string& url) {
+void openCoordinatorTransaction(FakePeer& peer, const std::string& url) {
   peer.acceptConnect();
   answerCoordinators(peer, 1);
   connectCoordinator(peer, url, 0);
-  answerNewTxn(peer, kTxn);
+  answerNewTxn(peer, kCoordinatorTxn);
 }
 
 // The first END_TXN is read and its connection dropped before any answer; the coordinator
@@ -29,13 +29,13 @@ void openTransaction(FakePeer& peer, const std::string& url) {
 Status endWithLostAnswer(proto::TxnAction action, std::optional<proto::ServerError> second) {
   std::string url;
   FakeBroker broker({[&](FakePeer& peer) {
-                       openTransaction(peer, url);
-                       expectEndTxn(peer, kTxn, action);  // and the connection breaks
+                       openCoordinatorTransaction(peer, url);
+                       expectEndTxn(peer, kCoordinatorTxn, action);  // and the connection breaks
                      },
                      [&](FakePeer& peer) {
                        peer.acceptConnect();
                        connectCoordinator(peer, url, 0);
-                       answerEndTxn(peer, expectEndTxn(peer, kTxn, action), second);
+                       answerEndTxn(peer, expectEndTxn(peer, kCoordinatorTxn, action), second);
                        peer.answerClosesUntilClosed();
                      }});
   url = broker.url();
@@ -78,8 +78,9 @@ TEST(PulsarTransactionCoordinator, ALostAbortAnswerThenTransactionNotFoundIsAnAb
 TEST(PulsarTransactionCoordinator, TransactionNotFoundAtTheFirstCommitIsATimedOutTransaction) {
   std::string url;
   FakeBroker broker({[&](FakePeer& peer) {
-    openTransaction(peer, url);
-    answerEndTxn(peer, expectEndTxn(peer, kTxn, proto::COMMIT), proto::TransactionNotFound);
+    openCoordinatorTransaction(peer, url);
+    answerEndTxn(peer, expectEndTxn(peer, kCoordinatorTxn, proto::COMMIT),
+                 proto::TransactionNotFound);
     peer.answerClosesUntilClosed();
   }});
   url = broker.url();
@@ -102,14 +103,14 @@ TEST(PulsarTransactionCoordinator, CoordinatorNotFoundIsRetriedAfterANewLookup) 
     connectCoordinator(peer, url, 0);
     answerNewTxn(peer, {0, 0}, proto::TransactionCoordinatorNotFound);
     connectCoordinator(peer, url, 0);  // after a backoff
-    answerNewTxn(peer, kTxn);
+    answerNewTxn(peer, kCoordinatorTxn);
     peer.answerClosesUntilClosed();
   }});
   url = broker.url();
   TestBackend backend(url);
   auto [status, txn] = backend.newTransaction();
   ASSERT_TRUE(status.ok()) << status.message;
-  EXPECT_EQ(txn->id(), kTxn);
+  EXPECT_EQ(txn->id(), kCoordinatorTxn);
 }
 
 TEST(PulsarTransactionCoordinator, CoordinatorNotFoundWhileConnectingIsRetriedToo) {
@@ -126,7 +127,7 @@ TEST(PulsarTransactionCoordinator, CoordinatorNotFoundWhileConnectingIsRetriedTo
     answer.mutable_tcclientconnectresponse()->set_error(proto::TransactionCoordinatorNotFound);
     peer.write(answer);
     connectCoordinator(peer, url, 0);
-    answerNewTxn(peer, kTxn);
+    answerNewTxn(peer, kCoordinatorTxn);
     peer.answerClosesUntilClosed();
   }});
   url = broker.url();
@@ -174,8 +175,8 @@ TEST(PulsarTransactionCoordinator, ARequestNobodyAnswersTimesOutOnTheClock) {
   std::string url;
   std::promise<void> asked;
   FakeBroker broker({[&](FakePeer& peer) {
-    openTransaction(peer, url);
-    expectEndTxn(peer, kTxn, proto::COMMIT);  // never answered
+    openCoordinatorTransaction(peer, url);
+    expectEndTxn(peer, kCoordinatorTxn, proto::COMMIT);  // never answered
     asked.set_value();
     peer.answerClosesUntilClosed();
   }});

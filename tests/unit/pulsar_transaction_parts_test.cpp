@@ -13,7 +13,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using TimePoint = CoordinatorRequests::TimePoint;
-const TimePoint t0 = TimePoint() + 1h;
+const TimePoint kPartsStart = TimePoint() + 1h;
 
 TEST(PulsarTxnRegistrations, TheFirstSendsLaterOnesWaitForTheSameAnswer) {
   TxnRegistrations table;
@@ -52,23 +52,23 @@ CoordinatorRequests::Build endTxn() {
 TEST(PulsarCoordinatorRequests, RequestsWaitUntilConnectedThenGoOutOnce) {
   CoordinatorRequests table;
   auto a = table.add(
-      "A", endTxn(), [](const auto&) {}, t0 + 10s);
+      "A", endTxn(), [](const auto&) {}, kPartsStart + 10s);
   auto b = table.add(
-      "B", endTxn(), [](const auto&) {}, t0 + 5s);
+      "B", endTxn(), [](const auto&) {}, kPartsStart + 5s);
   EXPECT_TRUE(table.anyWaiting());
   EXPECT_EQ(table.startWaiting(1), (std::vector<std::uint64_t>{a, b})) << "oldest first";
   EXPECT_FALSE(table.anyWaiting());
   EXPECT_TRUE(table.startWaiting(1).empty()) << "in flight: not written twice";
   EXPECT_EQ(table.find(a)->inFlightOn, 1u);
   EXPECT_EQ(table.find(a)->attempts, 1);
-  EXPECT_EQ(table.nextDeadline(), t0 + 5s);
+  EXPECT_EQ(table.nextDeadline(), kPartsStart + 5s);
   EXPECT_EQ(table.find(a)->build(9).endtxn().request_id(), 9u) << "each attempt its request id";
 }
 
 TEST(PulsarCoordinatorRequests, ALostAnswerIsRememberedAcrossAttempts) {
   CoordinatorRequests table;
   auto id = table.add(
-      "END_TXN", endTxn(), [](const auto&) {}, t0 + 10s);
+      "END_TXN", endTxn(), [](const auto&) {}, kPartsStart + 10s);
   table.startWaiting(1);
   table.answerLost(id, "the connection broke");
   EXPECT_TRUE(table.anyWaiting());
@@ -85,13 +85,13 @@ TEST(PulsarCoordinatorRequests, ALostAnswerIsRememberedAcrossAttempts) {
 TEST(PulsarCoordinatorRequests, RequestsExpireAtTheirDeadlineInFlightOrNot) {
   CoordinatorRequests table;
   auto early = table.add(
-      "early", endTxn(), [](const auto&) {}, t0 + 1s);
+      "early", endTxn(), [](const auto&) {}, kPartsStart + 1s);
   table.add(
-      "late", endTxn(), [](const auto&) {}, t0 + 9s);
+      "late", endTxn(), [](const auto&) {}, kPartsStart + 9s);
   EXPECT_TRUE(table.start(early, 4));
   EXPECT_FALSE(table.start(early, 4)) << "already in flight";
-  EXPECT_TRUE(table.expire(t0).empty());
-  auto expired = table.expire(t0 + 1s);
+  EXPECT_TRUE(table.expire(kPartsStart).empty());
+  auto expired = table.expire(kPartsStart + 1s);
   ASSERT_EQ(expired.size(), 1u);
   EXPECT_EQ(expired[0].what, "early");
   EXPECT_EQ(table.size(), 1u);

@@ -17,7 +17,7 @@ using namespace pulsar_test::txn_answers;
 using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
 
-const TxnId kTxn{0, 7};
+const TxnId kSendTxn{0, 7};
 
 OutgoingMessage message(std::string payload) {
   OutgoingMessage out;
@@ -26,7 +26,7 @@ OutgoingMessage message(std::string payload) {
 }
 
 // The start every script shares: the coordinators (one), coordinator 0 connected, NEW_TXN.
-void openTransaction(FakePeer& peer, const std::string& url, TxnId txn = kTxn) {
+void openTransaction(FakePeer& peer, const std::string& url, TxnId txn = kSendTxn) {
   peer.acceptConnect();
   answerCoordinators(peer, 1);
   connectCoordinator(peer, url, 0);
@@ -69,14 +69,14 @@ TEST(PulsarTransactionSend, TheExactCommandsOfATransactionalSendAndCommit) {
     EXPECT_FALSE(plain.command.send().has_txnid_least_bits());
     EXPECT_FALSE(plain.metadata->has_txnid_least_bits());
     receipt(peer, producer.producer_id(), 3, 3);
-    answerEndTxn(peer, expectEndTxn(peer, kTxn, proto::COMMIT));
+    answerEndTxn(peer, expectEndTxn(peer, kSendTxn, proto::COMMIT));
     peer.answerClosesUntilClosed();
   }});
   url = broker.url();
   TestBackend backend(url);
   auto [status, txn] = backend.newTransaction(45s);
   ASSERT_TRUE(status.ok()) << status.message;
-  EXPECT_EQ(txn->id(), kTxn);
+  EXPECT_EQ(txn->id(), kSendTxn);
   auto producer = backend.createProducer(kScriptedTopic);
   StatusFuture m0, m1, m2, plain, committed;
   producer->send(message("m0"), txn, m0.sendCallback());
@@ -129,7 +129,7 @@ TEST(PulsarTransactionSend, AFailedRegistrationFailsTheSendAndTurnsTheCommitInto
     answerLookup(peer, url);
     answerProducer(peer);
     answerAddPartition(peer, proto::TransactionNotFound);
-    answerEndTxn(peer, expectEndTxn(peer, kTxn, proto::ABORT));
+    answerEndTxn(peer, expectEndTxn(peer, kSendTxn, proto::ABORT));
     peer.answerClosesUntilClosed();
   }});
   url = broker.url();

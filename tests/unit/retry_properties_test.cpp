@@ -12,7 +12,7 @@ namespace {
 
 using namespace std::chrono_literals;
 using std::chrono::milliseconds;
-using Properties = std::map<std::string, std::string>;
+using PropertyMap = std::map<std::string, std::string>;
 namespace json = boost::json;
 
 const auto kNow = std::chrono::system_clock::time_point(1'700'000'000'000ms);
@@ -29,21 +29,21 @@ Route deadLetterRoute(int count, DeadLetterCause cause) {
   return Route{.destination = Destination::deadLetterTopic, .count = count, .cause = cause};
 }
 
-Properties build(const Properties& incoming, const Route& route, std::string_view reason = "",
-                 const Properties& custom = {}, std::string_view topic = kTopic) {
+PropertyMap build(const PropertyMap& incoming, const Route& route, std::string_view reason = "",
+                  const PropertyMap& custom = {}, std::string_view topic = kTopic) {
   // As maps, so that expectations read as the properties an application sees.
   return buildProperties(detail::Properties::fromMap(incoming), topic, kSubscription, kOriginId,
                          route, kNow, reason, custom)
       .toMap();
 }
 
-json::array historyOf(const Properties& properties) {
+json::array historyOf(const PropertyMap& properties) {
   return json::parse(properties.at("RECONSUME_HISTORY")).as_array();
 }
 
 TEST(RetryProperties, FirstHopToTheRetryTopicWritesEveryRow) {
   auto out = build({{"tenant", "acme"}}, retryRoute(1, 1s, 1), "payment service timeout");
-  EXPECT_EQ(out, (Properties{
+  EXPECT_EQ(out, (PropertyMap{
                      {"tenant", "acme"},
                      {"RECONSUMETIMES", "1"},
                      {"DELAY_TIME", "1000"},
@@ -79,12 +79,12 @@ TEST(RetryProperties, OriginIdHasTheBatchIndexWhenBatched) {
 }
 
 TEST(RetryProperties, FirstHopWins) {
-  Properties incoming{{"RECONSUMETIMES", "2"},
-                      {"REAL_TOPIC", "persistent://shop/orders/first"},
-                      {"REAL_SUBSCRIPTION", "audit"},
-                      {"ORIGIN_MESSAGE_ID", "1:1:-1"},
-                      {"ORIGIN_MESSAGE_IDY_TIME", "1:1:-1"},
-                      {"FIRST_FAILURE_TIME", "1600000000000"}};
+  PropertyMap incoming{{"RECONSUMETIMES", "2"},
+                       {"REAL_TOPIC", "persistent://shop/orders/first"},
+                       {"REAL_SUBSCRIPTION", "audit"},
+                       {"ORIGIN_MESSAGE_ID", "1:1:-1"},
+                       {"ORIGIN_MESSAGE_IDY_TIME", "1:1:-1"},
+                       {"FIRST_FAILURE_TIME", "1600000000000"}};
   auto out = build(incoming, retryRoute(3, 10s, 3), "", {},
                    "persistent://shop/orders/created-billing-RETRY");
   EXPECT_EQ(out.at("REAL_TOPIC"), "persistent://shop/orders/first");
@@ -118,12 +118,12 @@ TEST(RetryProperties, CustomOriginKeyLeavesTheOtherOneTheRealOrigin) {
 
 TEST(RetryProperties, JavaWrittenMessageIsHandledAsIfOurKeysWereAbsent) {
   // What the Java client's reconsumeLater leaves on a message in the retry topic.
-  Properties java{{"RECONSUMETIMES", "2"},
-                  {"DELAY_TIME", "5000"},
-                  {"REAL_TOPIC", "persistent://public/default/orders"},
-                  {"ORIGIN_MESSAGE_IDY_TIME", "10:3:-1"},
-                  {"ORIGIN_MESSAGE_ID", "10:3:-1"},
-                  {"customer", "c-17"}};
+  PropertyMap java{{"RECONSUMETIMES", "2"},
+                   {"DELAY_TIME", "5000"},
+                   {"REAL_TOPIC", "persistent://public/default/orders"},
+                   {"ORIGIN_MESSAGE_IDY_TIME", "10:3:-1"},
+                   {"ORIGIN_MESSAGE_ID", "10:3:-1"},
+                   {"customer", "c-17"}};
   auto route = decide(RetryPolicy::levels(DelayLevels::defaultTable()),
                       detail::Properties::fromMap(java), RetryRequest{});
   EXPECT_EQ(route.count, 3);
@@ -165,7 +165,7 @@ TEST(RetryProperties, RetryDropsAStaleDeadLetterCause) {
 }
 
 TEST(RetryProperties, HopWithoutALevelRemovesTheIncomingLevel) {
-  Properties incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_LEVEL", "5"}};
+  PropertyMap incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_LEVEL", "5"}};
   EXPECT_EQ(build(incoming, retryRoute(2, 3s)).count("RECONSUME_LEVEL"), 0u);
   EXPECT_EQ(build(incoming, retryRoute(2, 3s, 6)).at("RECONSUME_LEVEL"), "6");
 }
@@ -198,7 +198,7 @@ TEST(RetryProperties, ReasonIsCutAt1KiBWithoutSplittingACharacter) {
 }
 
 TEST(RetryProperties, HistoryAppendsNewestLast) {
-  Properties message;
+  PropertyMap message;
   for (int n = 1; n <= 4; ++n) {
     message = build(message, retryRoute(n, n * 1s), "try " + std::to_string(n));
   }
@@ -214,7 +214,7 @@ TEST(RetryProperties, HistoryAppendsNewestLast) {
 }
 
 TEST(RetryProperties, HistoryKeepsAtMostEightEntriesDroppingTheOldest) {
-  Properties message;
+  PropertyMap message;
   for (int n = 1; n <= 12; ++n) message = build(message, retryRoute(n, 1s));
   auto history = historyOf(message);
   ASSERT_EQ(history.size(), kHistoryMaxEntries);
@@ -223,7 +223,7 @@ TEST(RetryProperties, HistoryKeepsAtMostEightEntriesDroppingTheOldest) {
 }
 
 TEST(RetryProperties, HistoryKeepsAtMost4KiBDroppingTheOldest) {
-  Properties message;
+  PropertyMap message;
   std::string longReason(1000, 'r');
   for (int n = 1; n <= 6; ++n) message = build(message, retryRoute(n, 1s), longReason);
   const auto& text = message.at("RECONSUME_HISTORY");
@@ -273,7 +273,7 @@ TEST(RetryProperties, ForeignEntriesOfAValidArrayAreKeptVerbatim) {
 }
 
 TEST(RetryProperties, CustomPropertiesOverrideEverythingButTheCount) {
-  Properties custom{
+  PropertyMap custom{
       {"RECONSUMETIMES", "99"},    {"DELAY_TIME", "1"},    {"REAL_TOPIC", "persistent://x/y/z"},
       {"RECONSUME_HISTORY", "[]"}, {"tenant", "override"}, {"extra", "yes"}};
   auto out = build({{"tenant", "acme"}}, retryRoute(4, 8s, 4), "why", custom);
@@ -293,8 +293,8 @@ TEST(RetryProperties, InvalidOriginTopicIsAnErrorNamingIt) {
 }
 
 TEST(RetryProperties, IncomingPropertiesAreNotChanged) {
-  const Properties incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_LEVEL", "1"}, {"a", "b"}};
-  Properties copy = incoming;
+  const PropertyMap incoming{{"RECONSUMETIMES", "1"}, {"RECONSUME_LEVEL", "1"}, {"a", "b"}};
+  PropertyMap copy = incoming;
   build(copy, retryRoute(2, 5s));
   EXPECT_EQ(copy, incoming);
 }

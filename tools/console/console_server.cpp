@@ -1,6 +1,5 @@
 #include "console/console_server.hpp"
 
-#include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -13,6 +12,7 @@
 #include <boost/json.hpp>
 #include <vector>
 
+#include "common/awaitable_tuple.hpp"
 #include "common/listen_address.hpp"
 #include "console/console_assets.hpp"
 
@@ -25,7 +25,6 @@ using tcp = asio::ip::tcp;
 
 namespace {
 
-constexpr auto tuple = asio::as_tuple(asio::use_awaitable);
 constexpr const char* kCookie = "reconsume_console";
 
 tcp::endpoint parseListen(const std::string& listen, bool haveToken) {
@@ -108,7 +107,7 @@ struct ConsoleServer::State : std::enable_shared_from_this<State> {
 
   asio::awaitable<void> acceptLoop() {
     while (!stopped) {
-      auto [ec, socket] = co_await acceptor.async_accept(tuple);
+      auto [ec, socket] = co_await acceptor.async_accept(detail::asTuple);
       if (ec) {
         if (stopped || ec == asio::error::operation_aborted) co_return;
         continue;
@@ -128,12 +127,12 @@ struct ConsoleServer::State : std::enable_shared_from_this<State> {
       stream->expires_after(std::chrono::seconds(30));
       http::request_parser<http::string_body> parser;
       parser.body_limit(1024 * 1024);
-      auto [readError, bytes] = co_await http::async_read(*stream, buffer, parser, tuple);
+      auto [readError, bytes] = co_await http::async_read(*stream, buffer, parser, detail::asTuple);
       if (readError) break;
       request = parser.release();
       auto response = answer(request);
       stream->expires_never();
-      auto [writeError, written] = co_await http::async_write(*stream, response, tuple);
+      auto [writeError, written] = co_await http::async_write(*stream, response, detail::asTuple);
       if (writeError || !response.keep_alive()) break;
     }
     boost::system::error_code ignored;
