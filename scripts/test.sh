@@ -25,9 +25,14 @@ step "Installing what is missing"
 # Debug information as line tables only (-g1): file and line in backtraces, sanitizer reports and
 # `perf report`, and a quarter less compile time than full -g (no local variables in gdb: configure
 # a build of your own for that).
-step "Building (RelWithDebInfo, -g1) in $build"
+# Unity builds (CMake compiles each target's sources eight to a file): every test file and most
+# sources parse the same Asio, Beast, JSON and GoogleTest headers and instantiate the same
+# templates, and compiling them together halves the build on two cores. The price: names at file
+# scope, anonymous namespace or not, must be unique within their target (README, first section).
+unity=(-DCMAKE_UNITY_BUILD=ON -DCMAKE_UNITY_BUILD_BATCH_SIZE=8)
+step "Building (RelWithDebInfo, -g1, unity) in $build"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -g1 -DNDEBUG" "${unity[@]}" >/dev/null
 cmake --build "$build"
 
 # The sanitizer build and the fuzzers compile while the tests run, at the lowest priority: the
@@ -39,9 +44,10 @@ background_log="$build/background-build.log"
 set -m  # its own process group, so that stopping it stops its compilers too
 (
   set -e
-  # -O1 -g1, as the sanitizers' documentation suggests: a third less compile time than -O2 -g.
+  # -O0 -g1: the three test programs compile in 7.7 minutes instead of 13.9 at -O1 (unity, two
+  # cores, alone), and the sanitized unit tests take 47 s instead of 44.
   cmake -S "$root" -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRECONSUME_SANITIZE=ON \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O0 -g1 -DNDEBUG" "${unity[@]}" \
     -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
   nice -n 19 cmake --build "$asan" --target reconsume_unit_tests reconsume_cli_tests \
     reconsume_behaviour_tests
