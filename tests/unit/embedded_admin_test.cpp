@@ -40,17 +40,17 @@ TEST(EmbeddedAdmin, PartitionsIsZeroForPlainAndUnknownTopics) {
 TEST(EmbeddedAdmin, CreatingATopicThatExistsFails) {
   Harness harness;
   harness.admin->createPartitionedTopic(topicName("p"), 2);
-  auto again = errorOf([&] { harness.admin->createPartitionedTopic(topicName("p"), 2); });
+  auto again = thrownBy([&] { harness.admin->createPartitionedTopic(topicName("p"), 2); });
   EXPECT_EQ(again.code(), errc::broker_error);
   EXPECT_NE(std::string(again.what()).find(topicName("p")), std::string::npos);
   harness.producer(topicName("plain"));
-  auto plain = errorOf([&] { harness.admin->createPartitionedTopic(topicName("plain"), 2); });
+  auto plain = thrownBy([&] { harness.admin->createPartitionedTopic(topicName("plain"), 2); });
   EXPECT_EQ(plain.code(), errc::broker_error);
 }
 
 TEST(EmbeddedAdmin, BadPartitionCountIsRefusedNamingIt) {
   Harness harness;
-  auto error = errorOf([&] { harness.admin->createPartitionedTopic(topicName("p"), 0); });
+  auto error = thrownBy([&] { harness.admin->createPartitionedTopic(topicName("p"), 0); });
   EXPECT_EQ(error.code(), errc::invalid_argument);
   EXPECT_NE(std::string(error.what()).find("with 0 partitions"), std::string::npos);
   EXPECT_FALSE(harness.admin->topicExists(topicName("p")));
@@ -58,7 +58,7 @@ TEST(EmbeddedAdmin, BadPartitionCountIsRefusedNamingIt) {
 
 TEST(EmbeddedAdmin, MalformedTopicNameIsInvalidArgument) {
   Harness harness;
-  auto error = errorOf([&] { harness.admin->topicExists("a/b"); });
+  auto error = thrownBy([&] { harness.admin->topicExists("a/b"); });
   EXPECT_EQ(error.code(), errc::invalid_argument);
   EXPECT_NE(std::string(error.what()).find("'a/b'"), std::string::npos);
 }
@@ -66,7 +66,7 @@ TEST(EmbeddedAdmin, MalformedTopicNameIsInvalidArgument) {
 TEST(EmbeddedAdmin, AttachingToAPartitionedTopicsBaseIsRefused) {
   Harness harness;
   harness.admin->createPartitionedTopic(topicName("p"), 2);
-  auto error = errorOf([&] { harness.producer(topicName("p")); });
+  auto error = thrownBy([&] { harness.producer(topicName("p")); });
   EXPECT_EQ(error.code(), errc::broker_error);
   EXPECT_NE(std::string(error.what()).find("is partitioned (2 partitions)"), std::string::npos);
 }
@@ -102,9 +102,9 @@ TEST(EmbeddedAdmin, TerminatingAPartitionedTopicTerminatesItsPartitions) {
 TEST(EmbeddedAdmin, UnknownTopicIsNotFound) {
   Harness harness;
   auto topic = topicName("nowhere");
-  for (auto error : {errorOf([&] { harness.admin->terminateTopic(topic); }),
-                     errorOf([&] { harness.admin->deleteTopic(topic); }),
-                     errorOf([&] { harness.admin->subscriptions(topic); })}) {
+  for (auto error : {thrownBy([&] { harness.admin->terminateTopic(topic); }),
+                     thrownBy([&] { harness.admin->deleteTopic(topic); }),
+                     thrownBy([&] { harness.admin->subscriptions(topic); })}) {
     EXPECT_EQ(error.code(), errc::not_found);
     EXPECT_NE(std::string(error.what()).find(topic), std::string::npos);
   }
@@ -114,14 +114,14 @@ TEST(EmbeddedAdmin, DeleteIsRefusedWhileProducersOrConsumersAreAttached) {
   Harness harness;
   auto topic = topicName("t");
   auto producer = harness.producer(topic);
-  auto error = errorOf([&] { harness.admin->deleteTopic(topic); });
+  auto error = thrownBy([&] { harness.admin->deleteTopic(topic); });
   EXPECT_EQ(error.code(), errc::broker_error);
   EXPECT_NE(std::string(error.what()).find("1 producer(s)"), std::string::npos) << error.what();
   callStatus([&](auto done) { producer->close(done); }).raiseIfFailed();
 
   auto consumer =
       harness.subscribe(topic, "s", SubscriptionType::shared, std::make_shared<RecordingSink>());
-  EXPECT_EQ(errorOf([&] { harness.admin->deleteTopic(topic); }).code(), errc::broker_error);
+  EXPECT_EQ(thrownBy([&] { harness.admin->deleteTopic(topic); }).code(), errc::broker_error);
   callStatus([&](auto done) { consumer->close(done); }).raiseIfFailed();
   EXPECT_TRUE(harness.admin->topicExists(topic));
 }

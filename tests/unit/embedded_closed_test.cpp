@@ -49,7 +49,7 @@ TEST(EmbeddedClosed, ClosingTheBackendClosesItsProducersAndConsumers) {
   EXPECT_EQ(trySend(*producer, OutgoingMessage{}, id).code, errc::closed);
   MessageData data;
   EXPECT_EQ(callStatus([&](auto done) { consumer->acknowledge(data, done); }).code, errc::closed);
-  EXPECT_EQ(errorOf([&] { harness.producer(topicName("t")); }).code(), errc::closed);
+  EXPECT_EQ(thrownBy([&] { harness.producer(topicName("t")); }).code(), errc::closed);
   std::shared_ptr<client::BackendConsumer> another;
   client::SubscribeSpec spec;
   spec.topic = topicName("t");

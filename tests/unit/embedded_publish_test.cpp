@@ -97,7 +97,7 @@ TEST(EmbeddedPublish, ProducerNameInUseOnTheTopicIsRefused) {
   ProducerOptions options;
   options.producerName = "twin";
   auto first = harness.producer(topicName("t"), options);
-  auto error = errorOf([&] { harness.producer(topicName("t"), options); });
+  auto error = thrownBy([&] { harness.producer(topicName("t"), options); });
   EXPECT_EQ(error.code(), errc::broker_error);
   EXPECT_NE(std::string(error.what()).find("'twin'"), std::string::npos);
   EXPECT_NO_THROW(harness.producer(topicName("other"), options));
@@ -180,7 +180,7 @@ TEST(EmbeddedPublish, TerminatedTopicRefusesSendsAndNewProducers) {
   auto status = trySend(*producer, message, id);
   EXPECT_EQ(status.code, errc::broker_error);
   EXPECT_NE(status.message.find("topic " + topic + " is terminated"), std::string::npos);
-  auto error = errorOf([&] { harness.producer(topic); });
+  auto error = thrownBy([&] { harness.producer(topic); });
   EXPECT_EQ(error.code(), errc::broker_error);
 }
 

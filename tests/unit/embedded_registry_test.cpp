@@ -68,7 +68,7 @@ TEST(EmbeddedRegistry, SameClockAgainIsAccepted) {
 TEST(EmbeddedRegistry, ADifferentClockIsRefusedNamingTheBroker) {
   auto name = uniqueBrokerName();
   auto first = connectEmbedded(urlOf(name), std::make_shared<ManualClock>());
-  auto error = errorOf([&] { connectEmbedded(urlOf(name), std::make_shared<ManualClock>()); });
+  auto error = thrownBy([&] { connectEmbedded(urlOf(name), std::make_shared<ManualClock>()); });
   EXPECT_EQ(error.code(), errc::invalid_argument);
   EXPECT_NE(std::string(error.what()).find("'" + name + "'"), std::string::npos) << error.what();
 }
@@ -105,14 +105,14 @@ TEST(EmbeddedRegistry, BrokerLivesWhileHeldThenStartsAfresh) {
 
 TEST(EmbeddedRegistry, UnknownOptionIsRefusedNamingIt) {
   auto error =
-      errorOf([&] { connectEmbedded(urlOf(uniqueBrokerName(), "?maxMesageSize=10"), nullptr); });
+      thrownBy([&] { connectEmbedded(urlOf(uniqueBrokerName(), "?maxMesageSize=10"), nullptr); });
   EXPECT_EQ(error.code(), errc::invalid_argument);
   EXPECT_NE(std::string(error.what()).find("maxMesageSize"), std::string::npos) << error.what();
 }
 
 TEST(EmbeddedRegistry, BadMaxMessageSizeIsRefusedNamingTheValue) {
   for (std::string value : {"abc", "0", "-5", "12x", ""}) {
-    auto error = errorOf(
+    auto error = thrownBy(
         [&] { connectEmbedded(urlOf(uniqueBrokerName(), "?maxMessageSize=" + value), nullptr); });
     EXPECT_EQ(error.code(), errc::invalid_argument) << value;
     EXPECT_NE(std::string(error.what()).find("maxMessageSize '" + value + "'"), std::string::npos)
@@ -123,7 +123,7 @@ TEST(EmbeddedRegistry, BadMaxMessageSizeIsRefusedNamingTheValue) {
 TEST(EmbeddedRegistry, AnotherMaxMessageSizeForARunningBrokerIsRefused) {
   auto name = uniqueBrokerName();
   auto first = connectEmbedded(urlOf(name, "?maxMessageSize=100"), nullptr);
-  auto error = errorOf([&] { connectEmbedded(urlOf(name, "?maxMessageSize=200"), nullptr); });
+  auto error = thrownBy([&] { connectEmbedded(urlOf(name, "?maxMessageSize=200"), nullptr); });
   EXPECT_EQ(error.code(), errc::invalid_argument);
   EXPECT_NE(std::string(error.what()).find("maxMessageSize=100"), std::string::npos);
   // Without the option, or with the same value, the running broker is shared.

@@ -19,6 +19,7 @@
 #include "embedded/broker_registry.hpp"
 #include "embedded/embedded_backend.hpp"
 #include "embedded/faults.hpp"
+#include "expect_error.hpp"
 #include "reconsume/clock.hpp"
 #include "reconsume/error.hpp"
 
@@ -273,16 +274,7 @@ inline std::vector<std::string> payloadsOf(
   return out;
 }
 
-// Runs `fn` and returns the Error it throws (failing the test when it throws none).
-template <typename Fn>
-Error errorOf(Fn&& fn) {
-  try {
-    fn();
-  } catch (const Error& error) {
-    return error;
-  }
-  ADD_FAILURE() << "expected an Error";
-  return Error(errc::invalid_argument, "no error");
-}
+// The Error a call throws (expect_error.hpp).
+using reconsume::testing::thrownBy;
 
 }  // namespace reconsume::detail::embedded::testing

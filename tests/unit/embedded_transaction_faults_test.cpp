@@ -32,7 +32,7 @@ TEST(EmbeddedFaults, TestsReachTheControlsByBrokerName) {
   ASSERT_NE(broker, nullptr);
   EXPECT_EQ(&broker->faults(), &harness.faults());
   EXPECT_EQ(findBroker(harness.brokerName + "-never-started"), nullptr);
-  EXPECT_EQ(errorOf([&] { harness.faults().refuseNextCommits(-1); }).code(),
+  EXPECT_EQ(thrownBy([&] { harness.faults().refuseNextCommits(-1); }).code(),
             errc::invalid_argument);
 }
 
