@@ -1,6 +1,9 @@
 #include "common/steady_clock.hpp"
 
+#include <atomic>
 #include <boost/asio/append.hpp>
+#include <boost/asio/associated_executor.hpp>
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/error.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -60,22 +63,29 @@ void Timer::expiresAt(time_point at) {
 // ----- ManualSteadyClock
 // --------------------------------------------------------------------------
 
+// A wait in progress. Its handler waits on an Asio timer that never expires, so that it belongs to
+// its executor's io_context as a steady_timer's wait does: destroying the io_context destroys the
+// handler and whatever it owns (a connection whose loop waits on its own backoff timer), instead of
+// leaving it in the clock, owning what owns it. The clock completes the wait by cancelling that
+// timer, on its executor, having said whether the wait is due.
+struct ManualSteadyClock::Parked {
+  explicit Parked(const asio::any_io_executor& executor)
+      : timer(executor, asio::steady_timer::time_point::max()) {}
+  asio::steady_timer timer;
+  std::atomic<bool> due{false};
+};
+
 struct ManualSteadyClock::State {
-  // Held by pointer and never assigned: Boost 1.81's any_completion_handler wraps itself again on
-  // move assignment (and on a copy through its converting constructor) instead of moving.
-  struct Entry {
-    asio::any_io_executor executor;
-    Handler handler;
-  };
   mutable std::mutex mutex;
   mutable std::condition_variable started;
   time_point now{std::chrono::hours(24)};  // any fixed start: tests must not depend on it
   std::uint64_t lastId = 0;
   std::multimap<time_point, std::uint64_t> byTime;
-  std::map<std::uint64_t, std::pair<time_point, std::unique_ptr<Entry>>> byId;
+  // Weak: the parked handler owns its Parked, and the io_context owns the handler.
+  std::map<std::uint64_t, std::pair<time_point, std::weak_ptr<Parked>>> byId;
 
-  // Removes entry `id`; null when it is not waiting (completed already).
-  std::unique_ptr<Entry> take(std::uint64_t id) {
+  // Removes wait `id`; null when it is not waiting (completed already, or its io_context is gone).
+  std::shared_ptr<Parked> take(std::uint64_t id) {
     auto found = byId.find(id);
     if (found == byId.end()) return nullptr;
     auto [first, last] = byTime.equal_range(found->second.first);
@@ -85,9 +95,19 @@ struct ManualSteadyClock::State {
         break;
       }
     }
-    auto entry = std::move(found->second.second);
+    auto parked = found->second.second.lock();
     byId.erase(found);
-    return entry;
+    return parked;
+  }
+
+  // Completes a parked wait: with success when `due`, else with operation_aborted.
+  static void release(std::shared_ptr<Parked> parked, bool due) {
+    if (!parked) return;
+    auto executor = parked->timer.get_executor();
+    asio::post(executor, [parked = std::move(parked), due] {
+      parked->due = due;
+      parked->timer.cancel();
+    });
   }
 };
 
@@ -106,20 +126,27 @@ class ManualSteadyClock::ManualWait final : public SteadyClock::Wait {
       id_ = 0;
       return;
     }
+    auto parked = std::make_shared<Parked>(executor_);
+    auto executor = asio::get_associated_executor(handler, executor_);
+    parked->timer.async_wait(asio::bind_executor(
+        executor, [parked, handler = std::move(handler)](boost::system::error_code) mutable {
+          boost::system::error_code ec;
+          if (!parked->due) ec = asio::error::operation_aborted;
+          std::move(handler)(ec);
+        }));
     state_->byTime.emplace(at, id_);
-    state_->byId.emplace(id_, std::pair{at, std::unique_ptr<State::Entry>(
-                                                new State::Entry{executor_, std::move(handler)})});
+    state_->byId.emplace(id_, std::pair{at, std::weak_ptr<Parked>(parked)});
     state_->started.notify_all();
   }
 
   void cancel() override {
-    std::unique_ptr<State::Entry> entry;
+    std::shared_ptr<Parked> parked;
     {
       std::lock_guard lock(state_->mutex);
       if (id_ == 0) return;
-      entry = state_->take(std::exchange(id_, 0));
+      parked = state_->take(std::exchange(id_, 0));
     }
-    if (entry) complete(entry->executor, std::move(entry->handler), asio::error::operation_aborted);
+    State::release(std::move(parked), false);
   }
 
  private:
@@ -142,7 +169,7 @@ std::unique_ptr<SteadyClock::Wait> ManualSteadyClock::makeWait(
 }
 
 void ManualSteadyClock::advance(duration step) {
-  std::vector<std::unique_ptr<State::Entry>> due;
+  std::vector<std::shared_ptr<Parked>> due;
   {
     std::lock_guard lock(state_->mutex);
     state_->now += step;
@@ -150,7 +177,7 @@ void ManualSteadyClock::advance(duration step) {
       due.push_back(state_->take(state_->byTime.begin()->second));
     }
   }
-  for (auto& entry : due) complete(entry->executor, std::move(entry->handler), {});
+  for (auto& parked : due) State::release(std::move(parked), true);
 }
 
 std::size_t ManualSteadyClock::pendingWaits() const {

@@ -93,6 +93,7 @@ class ManualSteadyClock final : public SteadyClock {
   bool waitForPendingWaits(std::size_t count, std::chrono::milliseconds timeout) const;
 
  private:
+  struct Parked;
   struct State;
   class ManualWait;
   std::shared_ptr<State> state_;

@@ -47,8 +47,11 @@ RetryPolicy RetryPolicy::levels(DelayLevels table, std::optional<int> maxRetries
   }
   int max = maxRetries.value_or(static_cast<int>(table.size()));
   checkMaxRetries(max);
-  return RetryPolicy(std::make_shared<const State>(
-      State{std::move(table), max, detail::retry::defaultRandomSource()}));
+  return RetryPolicy(
+      std::make_shared<const State>(State{.kind = std::move(table),
+                                          .maxRetries = max,
+                                          .random = detail::retry::defaultRandomSource(),
+                                          .timeLimit = std::nullopt}));
 }
 
 RetryPolicy RetryPolicy::exponential(ExponentialBackoff backoff, int maxRetries) {
@@ -79,8 +82,11 @@ RetryPolicy RetryPolicy::exponential(ExponentialBackoff backoff, int maxRetries)
                                               " is not a Jitter value");
   }
   checkMaxRetries(maxRetries);
-  return RetryPolicy(std::make_shared<const State>(
-      State{backoff, maxRetries, detail::retry::defaultRandomSource()}));
+  return RetryPolicy(
+      std::make_shared<const State>(State{.kind = backoff,
+                                          .maxRetries = maxRetries,
+                                          .random = detail::retry::defaultRandomSource(),
+                                          .timeLimit = std::nullopt}));
 }
 
 RetryPolicy RetryPolicy::custom(DelayFunction delay, int maxRetries) {
@@ -88,8 +94,11 @@ RetryPolicy RetryPolicy::custom(DelayFunction delay, int maxRetries) {
     throw Error(errc::invalid_argument, "a custom retry policy needs a delay function (got none)");
   }
   checkMaxRetries(maxRetries);
-  return RetryPolicy(std::make_shared<const State>(
-      State{State::Custom{std::move(delay)}, maxRetries, detail::retry::defaultRandomSource()}));
+  return RetryPolicy(
+      std::make_shared<const State>(State{.kind = State::Custom{std::move(delay)},
+                                          .maxRetries = maxRetries,
+                                          .random = detail::retry::defaultRandomSource(),
+                                          .timeLimit = std::nullopt}));
 }
 
 RetryPolicy RetryPolicy::withRandomSource(RandomSource source) const {

@@ -100,6 +100,29 @@ TEST(ManualSteadyClock, ACoroutineWaitsOnTheClockToo) {
   EXPECT_TRUE(woke);
 }
 
+// A wait's handler belongs to its executor's io_context, as a steady_timer's does: destroying the
+// io_context destroys it. A handler that owns its own Timer (a connection's loop waiting on its
+// backoff) would otherwise stay in the clock, owning what owns it, and leak.
+TEST(ManualSteadyClock, AWaitInProgressIsDestroyedWithItsIoContext) {
+  auto clock = std::make_shared<ManualSteadyClock>();
+  std::weak_ptr<Timer> watched;
+  bool ran = false;
+  {
+    asio::io_context io;
+    auto timer = std::make_shared<Timer>(io.get_executor(), clock);
+    watched = timer;
+    timer->expiresAfter(1h);
+    timer->asyncWait([timer, &ran](boost::system::error_code) { ran = true; });
+    timer.reset();
+    EXPECT_FALSE(watched.expired()) << "its wait keeps it";
+    EXPECT_EQ(clock->pendingWaits(), 1u);
+  }
+  EXPECT_TRUE(watched.expired()) << "the io_context took the wait's handler with it";
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(clock->pendingWaits(), 0u);
+  clock->advance(2h);  // nothing left to complete
+}
+
 TEST(SteadyClock, TheRealClockWaitsForRealTime) {
   asio::io_context io;
   Timer timer(io.get_executor(), SteadyClock::real());
