@@ -58,9 +58,11 @@ void deadLetterWith(const detail::client::ConsumerImpl& core, detail::retry::Rec
 template <typename ClientPointer>
 auto completeThrough(ClientPointer client, detail::Completion<void(boost::system::error_code)> done,
                      const char* operation) {
-  return [completion = std::move(done), client, operation](const Status& status) {
+  // Runs once (the Callback contract): the completion moves on, not copied — a copy's reference
+  // count, taken here and released after the handler ran, is two atomic operations per call.
+  return [completion = std::move(done), client, operation](const Status& status) mutable {
     if (!status.ok()) client->log().warn(std::string(operation) + ": " + status.message);
-    client->complete([completion, code = detail::api::toErrorCode(status)](
+    client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status)](
                          boost::asio::io_context& io) { completion.completeOn(io, code); });
   };
 }

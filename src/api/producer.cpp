@@ -58,8 +58,9 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
                          detail::Completion<void(boost::system::error_code, MessageId)> done,
                          const Transaction& transaction) {
   auto client = impl->client().shared_from_this();
+  // Runs once (the Callback contract): the completion moves into what completes it.
   auto finish = [completion = std::move(done), client](const detail::Status& status,
-                                                       const MessageId& id) {
+                                                       const MessageId& id) mutable {
     // A refused send is the caller's to handle (blockIfQueueFull off): one warning per refusal
     // would flood the log exactly when the broker is slow.
     if (status.code == errc::producer_busy) {
@@ -67,15 +68,15 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
     } else if (!status.ok()) {
       client->log().warn("asyncSend: " + status.message);
     }
-    client->complete([completion, code = detail::api::toErrorCode(status),
+    client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status),
                       id](boost::asio::io_context& io) { completion.completeOn(io, code, id); });
   };
   if (auto check = checkPayload(message); !check.ok()) return finish(check, MessageId());
-  if (!transaction) return impl->send(std::move(message), finish);
+  if (!transaction) return impl->send(std::move(message), std::move(finish));
   if (auto usable = transaction.impl()->usableWith(impl->client()); !usable.ok()) {
     return finish(usable, MessageId());
   }
-  impl->send(message, finish, transaction.impl()->backend());
+  impl->send(message, std::move(finish), transaction.impl()->backend());
 }
 
 const std::string& Producer::topic() const {
