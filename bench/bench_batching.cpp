@@ -37,7 +37,7 @@ void BM_Batch(benchmark::State& state) {
           message, std::nullopt, [&done](const Status&, const MessageId&) { ++done; }));
     }
     state.ResumeTiming();
-    for (auto& each : prepared) container.add(std::move(each));
+    for (auto& each : prepared) container.add(std::move(each), {});
     auto entries = container.takeAll();
     auto frame = pulsar::BatchContainer::buildFrame(entries.front(), sequence, context, 1);
     sequence += count;

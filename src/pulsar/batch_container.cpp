@@ -46,12 +46,13 @@ bool BatchContainer::fits(const BatchedMessage& message) const {
   return std::max(batch.latestMs, at) - std::min(batch.earliestMs, at) <= window;
 }
 
-bool BatchContainer::add(BatchedMessage&& message) {
+bool BatchContainer::add(BatchedMessage&& message, TimePoint now) {
   auto [found, opened] = open_.try_emplace(keyOf(message));
   auto& batch = found->second;
   if (opened) {
     batch.messages.reserve(std::min(lastBatchSize_, options_.maxMessages));
     batch.age = opened_++;
+    batch.due = now + options_.maxPublishDelay;
     batch.delayed = message.deliverAtMs.has_value();
     batch.earliestMs = batch.latestMs = message.deliverAtMs.value_or(0);
   } else if (message.deliverAtMs) {
@@ -81,17 +82,39 @@ std::optional<OutgoingEntry> BatchContainer::take(const std::string& key) {
   return entry;
 }
 
-std::vector<OutgoingEntry> BatchContainer::takeAll() {
-  std::vector<Batch*> byAge;
+template <typename Take>
+std::vector<OutgoingEntry> BatchContainer::takeWhere(Take take) {
+  std::vector<decltype(open_)::iterator> byAge;
   byAge.reserve(open_.size());
-  for (auto& [key, batch] : open_) byAge.push_back(&batch);
-  std::sort(byAge.begin(), byAge.end(), [](auto* a, auto* b) { return a->age < b->age; });
+  for (auto it = open_.begin(); it != open_.end(); ++it) {
+    if (take(it->second)) byAge.push_back(it);
+  }
+  std::sort(byAge.begin(), byAge.end(),
+            [](const auto& a, const auto& b) { return a->second.age < b->second.age; });
   std::vector<OutgoingEntry> entries;
   entries.reserve(byAge.size());
-  for (auto* batch : byAge) entries.push_back(toEntry(std::move(*batch)));
-  open_.clear();
-  messages_ = 0;
+  for (auto& it : byAge) {
+    messages_ -= it->second.messages.size();
+    entries.push_back(toEntry(std::move(it->second)));
+    open_.erase(it);  // erasing one element leaves the other iterators valid
+  }
   return entries;
+}
+
+std::vector<OutgoingEntry> BatchContainer::takeAll() {
+  return takeWhere([](const Batch&) { return true; });
+}
+
+std::optional<BatchContainer::TimePoint> BatchContainer::nextDue() const {
+  std::optional<TimePoint> next;
+  for (const auto& [key, batch] : open_) {
+    if (!next || batch.due < *next) next = batch.due;
+  }
+  return next;
+}
+
+std::vector<OutgoingEntry> BatchContainer::takeDue(TimePoint now) {
+  return takeWhere([now](const Batch& batch) { return batch.due <= now; });
 }
 
 BackendCallback<MessageId> BatchContainer::completion(OutgoingEntry& entry,

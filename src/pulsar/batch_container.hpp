@@ -2,6 +2,11 @@
 // until they go out as one entry. One batch for all messages, or one per key (key-based
 // batching, so that each entry carries its key for Key_Shared dispatch).
 //
+// A batch is due maxPublishDelay after it opened, each batch on its own (SPEC.md section 11): a
+// timer that flushed every open batch when it fired cut short a batch that had opened just
+// before, after the one the timer was armed for had gone out full. (The Java client's timer
+// flushes only when no batch went out for maxPublishDelay.)
+//
 // A message joins the open batch of its key when the batch has room (maxMessages, maxBytes) and
 // both agree on delay: messages without a delivery time batch together; messages with one only
 // when delayedWindow > 0 and all their delivery times lie within that window (the entry is then
@@ -64,12 +69,15 @@ struct OutgoingEntry {
 
 class BatchContainer {
  public:
+  using TimePoint = std::chrono::steady_clock::time_point;
+
   explicit BatchContainer(const BatchingOptions& options) : options_(options) {}
 
   // Whether `message` may join the open batch of its key now (see above).
   bool fits(const BatchedMessage& message) const;
-  // Adds it (check fits() first); true when its batch is full now and should be written.
-  bool add(BatchedMessage&& message);
+  // Adds it (check fits() first); a batch it opens opened at `now`. True when its batch is full
+  // now and should be written.
+  bool add(BatchedMessage&& message, TimePoint now);
 
   bool empty() const { return open_.empty(); }
   std::size_t messages() const { return messages_; }
@@ -80,6 +88,10 @@ class BatchContainer {
   std::optional<OutgoingEntry> take(const std::string& key);
   // Every open batch, the oldest first.
   std::vector<OutgoingEntry> takeAll();
+  // When the next open batch is due (maxPublishDelay after it opened); nothing when none is open.
+  std::optional<TimePoint> nextDue() const;
+  // The open batches due at `now`, the oldest first; the others stay open.
+  std::vector<OutgoingEntry> takeDue(TimePoint now);
 
   // The messages' callbacks as one for the entry: each gets the entry's id with its batch index
   // (or the failure). A batch of one message becomes a plain entry, as Java sends it.
@@ -97,12 +109,16 @@ class BatchContainer {
  private:
   struct Batch {
     std::uint64_t age = 0;  // order of opening, so that takeAll() keeps the order of sends
+    TimePoint due;          // maxPublishDelay after it opened
     std::vector<BatchedMessage> messages;
     std::size_t bytes = 0;
     bool delayed = false;
     std::uint64_t earliestMs = 0, latestMs = 0;
   };
   OutgoingEntry toEntry(Batch&& batch);
+  // The open batches `take` says yes to, the oldest first.
+  template <typename Take>
+  std::vector<OutgoingEntry> takeWhere(Take take);
   static void fill(protocol::BatchBuilder& builder, const OutgoingEntry& entry,
                    std::uint64_t firstSequenceId);
 

@@ -181,9 +181,11 @@ void PulsarProducer::postDrain() {
 
 void PulsarProducer::drainInbox() {
   inbox_.take(drained_);
+  std::optional<Timer::time_point> now;  // read once, and only when a message is batched
   for (auto& handed : drained_) {
     if (auto* batched = std::get_if<BatchedMessage>(&handed)) {
-      addToBatch(std::move(*batched));
+      if (!now) now = attachment_.now();
+      addToBatch(std::move(*batched), *now);
     } else {
       auto& unbatched = std::get<Unbatched>(handed);
       enqueue(std::move(unbatched.message), std::move(unbatched.done));

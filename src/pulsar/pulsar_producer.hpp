@@ -102,7 +102,8 @@ class PulsarProducer final : public client::BackendProducer,
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
   bool batches(const OutgoingData& message) const;
   void sendBatched(OutgoingData message, BackendCallback<MessageId>&& done);
-  void addToBatch(BatchedMessage&& message);
+  // `now`: when a batch it opens opened (read once per drain of the inbox).
+  void addToBatch(BatchedMessage&& message, Timer::time_point now);
   void writeBatch(std::optional<OutgoingEntry> entry);
   void flushBatches();
   void armBatchTimer();

@@ -42,7 +42,7 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
   hand(std::move(batched));
 }
 
-void PulsarProducer::addToBatch(BatchedMessage&& message) {
+void PulsarProducer::addToBatch(BatchedMessage&& message, Timer::time_point now) {
   if (auto status = closedOrEnded(); !status.ok()) return message.done(status, MessageId());
   if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
   if (message.bytes() + kEntryOverhead > maxMessageSize_) {
@@ -55,7 +55,7 @@ void PulsarProducer::addToBatch(BatchedMessage&& message) {
   }
   auto key = batches_.keyOf(message);
   if (!batches_.fits(message)) writeBatch(batches_.take(key));
-  if (batches_.add(std::move(message))) writeBatch(batches_.take(key));  // full
+  if (batches_.add(std::move(message), now)) writeBatch(batches_.take(key));  // full
   armBatchTimer();
 }
 
@@ -69,16 +69,22 @@ void PulsarProducer::flushBatches() {
   for (auto& entry : batches_.takeAll()) writeBatch(std::move(entry));
 }
 
+// Armed for the batch due first; batches that open later are due later, so one armed timer
+// covers them: when it fires it writes what is due and arms for the next.
 void PulsarProducer::armBatchTimer() {
-  if (batchTimerArmed_ || batches_.empty()) return;
+  if (batchTimerArmed_) return;
+  auto due = batches_.nextDue();
+  if (!due) return;
   batchTimerArmed_ = true;
-  batchTimer_.expiresAfter(options_.batching.maxPublishDelay);
+  batchTimer_.expiresAt(*due);
   batchTimer_.asyncWait([weak = weak_from_this()](boost::system::error_code ec) {
     auto self = weak.lock();
     if (!self) return;
     self->batchTimerArmed_ = false;
     if (ec == asio::error::operation_aborted) return;
-    self->flushBatches();
+    for (auto& entry : self->batches_.takeDue(self->attachment_.now())) {
+      self->writeBatch(std::move(entry));
+    }
     self->armBatchTimer();
   });
 }

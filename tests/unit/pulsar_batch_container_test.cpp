@@ -10,6 +10,9 @@ namespace {
 
 using namespace std::chrono_literals;
 
+// When the batches of the tests that are not about time open.
+const BatchContainer::TimePoint kOpened{};
+
 BatchedMessage message(std::string payload, std::optional<std::uint64_t> deliverAtMs = {},
                        std::optional<std::string> key = {}) {
   OutgoingMessage outgoing;
@@ -23,9 +26,9 @@ TEST(BatchContainer, ABatchIsFullAtMaxMessagesOrMaxBytes) {
   BatchingOptions options;
   options.maxMessages = 3;
   BatchContainer byCount(options);
-  EXPECT_FALSE(byCount.add(message("a")));
-  EXPECT_FALSE(byCount.add(message("b")));
-  EXPECT_TRUE(byCount.add(message("c")));
+  EXPECT_FALSE(byCount.add(message("a"), kOpened));
+  EXPECT_FALSE(byCount.add(message("b"), kOpened));
+  EXPECT_TRUE(byCount.add(message("c"), kOpened));
   EXPECT_FALSE(byCount.fits(message("d"))) << "a full batch takes no more";
   EXPECT_EQ(byCount.take("")->batch.size(), 3u);
   EXPECT_TRUE(byCount.empty());
@@ -33,30 +36,30 @@ TEST(BatchContainer, ABatchIsFullAtMaxMessagesOrMaxBytes) {
   options.maxMessages = 1000;
   options.maxBytes = 2 * message(std::string(100, 'x')).bytes();
   BatchContainer byBytes(options);
-  EXPECT_FALSE(byBytes.add(message(std::string(100, 'x'))));
+  EXPECT_FALSE(byBytes.add(message(std::string(100, 'x')), kOpened));
   EXPECT_TRUE(byBytes.fits(message(std::string(100, 'x'))));
   EXPECT_FALSE(byBytes.fits(message(std::string(101, 'x')))) << "it would pass maxBytes";
-  EXPECT_TRUE(byBytes.add(message(std::string(100, 'x'))));
+  EXPECT_TRUE(byBytes.add(message(std::string(100, 'x')), kOpened));
 }
 
 TEST(BatchContainer, DelayedMessagesShareAnEntryOnlyWithinTheWindowAndNeverWithUndelayedOnes) {
   BatchingOptions options;
   options.delayedWindow = 10ms;
   BatchContainer container(options);
-  container.add(message("a", 1'000'005));
+  container.add(message("a", 1'000'005), kOpened);
   EXPECT_FALSE(container.fits(message("plain"))) << "a delay applies to the whole entry";
   EXPECT_TRUE(container.fits(message("b", 1'000'000)));
-  container.add(message("b", 1'000'000));
+  container.add(message("b", 1'000'000), kOpened);
   EXPECT_TRUE(container.fits(message("c", 1'000'010))) << "10 ms after the earliest";
   EXPECT_FALSE(container.fits(message("d", 1'000'011))) << "11 ms after the earliest";
   EXPECT_FALSE(container.fits(message("e", 999'994))) << "11 ms before the latest";
-  container.add(message("c", 1'000'010));
+  container.add(message("c", 1'000'010), kOpened);
   auto entry = container.take("");
   ASSERT_TRUE(entry);
   EXPECT_EQ(entry->deliverAtMs, 1'000'010u) << "the latest: none of them is delivered early";
 
   BatchContainer plain(options);
-  plain.add(message("plain"));
+  plain.add(message("plain"), kOpened);
   EXPECT_FALSE(plain.fits(message("later", 5)));
   EXPECT_FALSE(plain.take("")->deliverAtMs);
 }
@@ -65,10 +68,10 @@ TEST(BatchContainer, KeyBasedBatchingKeepsOneBatchPerKeyAndTakesThemInOrderOfOpe
   BatchingOptions options;
   options.keyBased = true;
   BatchContainer container(options);
-  container.add(message("k2-a", {}, "k2"));
-  container.add(message("k1-a", {}, "k1"));
-  container.add(message("k2-b", {}, "k2"));
-  container.add(message("none"));
+  container.add(message("k2-a", {}, "k2"), kOpened);
+  container.add(message("k1-a", {}, "k1"), kOpened);
+  container.add(message("k2-b", {}, "k2"), kOpened);
+  container.add(message("none"), kOpened);
   EXPECT_EQ(container.messages(), 4u);
   EXPECT_EQ(container.keyOf(message("x", {}, "k1")), "k:k1");
   auto all = container.takeAll();
@@ -88,7 +91,7 @@ TEST(BatchContainer, EachMessageOfTheEntryGetsTheEntryIdWithItsBatchIndex) {
     m.done = [&results, i](const Status& status, MessageId id) {
       results[static_cast<std::size_t>(i)] = {status, id};
     };
-    container.add(std::move(m));
+    container.add(std::move(m), kOpened);
   }
   auto entry = container.take("");
   auto done = BatchContainer::completion(*entry, 2);
@@ -101,10 +104,55 @@ TEST(BatchContainer, EachMessageOfTheEntryGetsTheEntryIdWithItsBatchIndex) {
   EXPECT_EQ(results[1].first.code, errc::timeout) << "a failure reaches every message";
 }
 
+TEST(BatchContainer, EachBatchIsDueMaxPublishDelayAfterItOpenedAndOnlyDueOnesAreTaken) {
+  BatchingOptions options;
+  options.keyBased = true;
+  options.maxPublishDelay = 1000us;
+  BatchContainer container(options);
+  EXPECT_FALSE(container.nextDue()) << "nothing open";
+  const BatchContainer::TimePoint t0{5s};
+  container.add(message("k1-a", {}, "k1"), t0);
+  container.add(message("k2-a", {}, "k2"), t0 + 600us);
+  container.add(message("k1-b", {}, "k1"), t0 + 900us);  // joins k1's batch, due as it was
+  EXPECT_EQ(container.nextDue(), t0 + 1000us);
+  EXPECT_TRUE(container.takeDue(t0 + 999us).empty()) << "none is due yet";
+  auto due = container.takeDue(t0 + 1000us);
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].batch.size(), 2u) << "k1's batch, both of its messages";
+  EXPECT_EQ(container.messages(), 1u);
+  EXPECT_EQ(container.nextDue(), t0 + 1600us) << "k2's batch opened later and is due later";
+  container.add(message("k1-c", {}, "k1"), t0 + 1000us);  // a new batch for k1
+  auto rest = container.takeDue(t0 + 2000us);
+  ASSERT_EQ(rest.size(), 2u);
+  EXPECT_EQ(rest[0].batch[0].payload, "k2-a") << "the oldest first";
+  EXPECT_EQ(rest[1].batch[0].payload, "k1-c");
+  EXPECT_TRUE(container.empty());
+  EXPECT_FALSE(container.nextDue());
+}
+
+TEST(BatchContainer, ABatchOpenedAfterAFullOneWentOutWaitsItsOwnDelay) {
+  BatchingOptions options;
+  options.maxMessages = 2;
+  options.maxPublishDelay = 1000us;
+  BatchContainer container(options);
+  const BatchContainer::TimePoint t0{5s};
+  container.add(message("a"), t0);
+  ASSERT_TRUE(container.add(message("b"), t0 + 100us)) << "full";
+  ASSERT_EQ(container.take("")->batch.size(), 2u);
+  container.add(message("c"), t0 + 700us);
+  EXPECT_TRUE(container.takeDue(t0 + 1000us).empty())
+      << "when the first batch would have been due, the second has waited 0.3 ms of its 1";
+  EXPECT_EQ(container.nextDue(), t0 + 1700us);
+  container.add(message("d"), t0 + 1200us);
+  auto due = container.takeDue(t0 + 1700us);
+  ASSERT_EQ(due.size(), 1u);
+  EXPECT_EQ(due[0].batch.size(), 2u) << "c and d";
+}
+
 TEST(BatchContainer, TheEntryCarriesSequenceIdsAndUnpacksIntoTheMessagesSent) {
   BatchContainer container(BatchingOptions{});
-  container.add(message("first"));
-  container.add(message("second"));
+  container.add(message("first"), kOpened);
+  container.add(message("second"), kOpened);
   auto entry = container.take("");
   auto encoded = BatchContainer::buildEntry(
       *entry, 17, {.producerName = "p", .publishTimeMs = 5, .compression = proto::LZ4});
@@ -129,7 +177,7 @@ TEST(BatchContainer, ABatchOfOneGoesOutAsAPlainMessage) {
   BatchingOptions options;
   options.delayedWindow = 10ms;
   BatchContainer container(options);
-  container.add(message("alone", 123'456, "k"));
+  container.add(message("alone", 123'456, "k"), kOpened);
   auto entry = container.take("");
   auto encoded = BatchContainer::buildEntry(*entry, 9, {.producerName = "p", .publishTimeMs = 5});
   EXPECT_FALSE(encoded.metadata.has_num_messages_in_batch());
