@@ -1,5 +1,6 @@
 // The pulsar:// backend on a ManualSteadyClock against a scripted broker: a send timeout and a
-// reconnect backoff happen when the test moves the clock, not after waiting for them.
+// reconnect backoff happen when the test moves the clock, not after waiting for them, and so does
+// a batch's maxPublishDelay.
 #include <gtest/gtest.h>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -171,6 +172,67 @@ TEST(PulsarManualClock, AProducerComesBackOnlyAfterTheBackoffOnTheClock) {
   clock->advance(100ms);  // the first backoff step (at most 100 ms with jitter)
   EXPECT_EQ(reconnected.wait_for(10s), std::future_status::ready);
   EXPECT_EQ(broker.accepted(), 2);
+}
+
+// A batch is written maxPublishDelay after its own first message (SPEC.md section 11), not when
+// the batch timer fires for an earlier batch: here batch A opens at 0 and goes out at 0.6 s, when
+// a message that no longer fits opens batch B; at 1 s, A's old deadline, B has waited 0.4 s of
+// its 1 s and stays open (the timer arms again for it) until 1.6 s.
+TEST(PulsarManualClock, ABatchIsWrittenMaxPublishDelayAfterItsOwnFirstMessage) {
+  std::string url;
+  std::promise<void> firstSeen, secondSeen;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerLookup(peer, url);
+    auto producerId = answerProducer(peer).producer_id();
+    auto first = peer.expect(proto::BaseCommand::SEND);
+    EXPECT_EQ(first.metadata->num_messages_in_batch(), 2) << "A: m0 and m1";
+    firstSeen.set_value();
+    receipt(peer, producerId, 0, 0);
+    auto second = peer.expect(proto::BaseCommand::SEND);
+    EXPECT_EQ(second.command.send().sequence_id(), 2u);
+    EXPECT_EQ(second.payload, std::string(100, '2')) << "B: m2 alone, a plain message";
+    secondSeen.set_value();
+    receipt(peer, producerId, 2, 1);
+    peer.answerClosesUntilClosed();
+  }});
+  url = broker.url();
+  auto clock = std::make_shared<ManualSteadyClock>();
+  ManualClockBackend backend(url, clock);
+  ProducerOptions options;
+  options.topic = kScriptedTopic;
+  options.sendTimeout = 0s;  // no send timer on the clock: only the batch timer waits there
+  options.batching.maxPublishDelay = 1s;
+  options.batching.maxBytes = 300;  // two messages of 100 bytes fit, a third does not
+  auto producer = backend.createProducer(options);
+  const auto before = clock->pendingWaits();
+
+  std::vector<std::promise<Status>> sent(3);
+  auto send = [&](int i) {
+    OutgoingMessage message;
+    message.payload = std::string(100, static_cast<char>('0' + i));
+    producer->send(message, [&sent, i](const Status& status, MessageId) {
+      sent[static_cast<std::size_t>(i)].set_value(status);
+    });
+  };
+  send(0);
+  ASSERT_TRUE(clock->waitForPendingWaits(before + 1, 10s)) << "A opened, its timer armed";
+  clock->advance(600ms);
+  send(1);
+  send(2);  // does not fit: A goes out, B opens with it
+  ASSERT_EQ(firstSeen.get_future().wait_for(10s), std::future_status::ready);
+  clock->advance(400ms);  // A's deadline
+  EXPECT_TRUE(clock->waitForPendingWaits(before + 1, 10s))
+      << "the timer armed again, for B's deadline at 1.6 s";
+  auto second = secondSeen.get_future();
+  EXPECT_EQ(second.wait_for(100ms), std::future_status::timeout) << "B is not due at 1 s";
+  clock->advance(600ms);
+  ASSERT_EQ(second.wait_for(10s), std::future_status::ready);
+  for (auto& each : sent) {
+    auto status = each.get_future();
+    ASSERT_EQ(status.wait_for(10s), std::future_status::ready);
+    EXPECT_TRUE(status.get().ok());
+  }
 }
 
 }  // namespace
