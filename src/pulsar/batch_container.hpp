@@ -16,7 +16,8 @@
 // Sequence ids are not known here: the send queue gives them when an entry is admitted, and
 // buildEntry() then writes them into the batch.
 //
-// Thread safety: not synchronised; the producer uses it from its strand only.
+// Thread safety: not synchronised; the producer uses it under its batch mutex (senders add,
+// the strand takes what is due).
 #pragma once
 
 #include <chrono>

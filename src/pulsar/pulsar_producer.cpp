@@ -25,8 +25,8 @@ PulsarProducer::PulsarProducer(std::shared_ptr<Network> network, ProducerOptions
       strand_(asio::make_strand(network_->executor)),
       attachment_(strand_, network_, *this, options_.topic),
       queue_(options_.maxPendingMessages, options_.blockIfQueueFull),
-      batches_(options_.batching),
       batchTimer_(strand_, network_->clock()),
+      batches_(options_.batching),
       sendTimer_(strand_, network_->clock()) {}
 
 void PulsarProducer::create(std::shared_ptr<Network> network, OpenHandles<Handle>& handles,
@@ -75,6 +75,8 @@ proto::BaseCommand PulsarProducer::closeRequest(std::uint64_t id, std::uint64_t 
 
 void PulsarProducer::onAttached(const Response& created, bool first) {
   const auto& success = created.command.producer_success();
+  // Senders read it to tell a message that must be an entry of its own.
+  if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
   name_ = success.producer_name();
   nameFromBroker_ = options_.producerName.empty();
   if (success.has_topic_epoch()) topicEpoch_ = success.topic_epoch();
@@ -165,12 +167,24 @@ void PulsarProducer::send(OutgoingData message, BackendCallback<MessageId>&& don
   hand(Unbatched{std::move(encoded), std::move(done)});
 }
 
-void PulsarProducer::hand(BatchedMessage&& send) {
-  if (inbox_.emplace(std::move(send))) postDrain();
-}
-
 void PulsarProducer::hand(Unbatched&& send) {
-  if (inbox_.emplace(std::move(send))) postDrain();
+  if (!options_.batching.enabled) {  // no batches to keep the order with
+    if (inbox_.emplace(std::move(send))) postDrain();
+    return;
+  }
+  bool post = false;
+  {
+    // After the open batches: entries keep the order of the sends.
+    std::unique_lock lock(batchMutex_);
+    if (!batchesEnded_.ok()) {
+      auto why = batchesEnded_;
+      lock.unlock();
+      return send.done(why, MessageId());
+    }
+    post = handOpenBatchesLocked();
+    post |= inbox_.emplace(std::move(send));
+  }
+  if (post) postDrain();
 }
 
 void PulsarProducer::postDrain() {
@@ -181,17 +195,21 @@ void PulsarProducer::postDrain() {
 
 void PulsarProducer::drainInbox() {
   inbox_.take(drained_);
-  std::optional<Timer::time_point> now;  // read once, and only when a message is batched
-  for (auto& handed : drained_) {
-    if (auto* batched = std::get_if<BatchedMessage>(&handed)) {
-      if (!now) now = attachment_.now();
-      addToBatch(std::move(*batched), *now);
+  writeHanded(drained_);
+  drained_.clear();
+}
+
+void PulsarProducer::writeHanded(std::vector<Handed>& handed) {
+  for (auto& item : handed) {
+    if (auto* ready = std::get_if<ReadyBatch>(&item)) {
+      writeBatch(std::move(ready->entry));
+    } else if (auto* alone = std::get_if<BatchedMessage>(&item)) {
+      writeAlone(std::move(*alone));
     } else {
-      auto& unbatched = std::get<Unbatched>(handed);
-      enqueue(std::move(unbatched.message), std::move(unbatched.done));
+      auto& unbatched = std::get<Unbatched>(item);
+      enqueueInOrder(std::move(unbatched.message), std::move(unbatched.done));
     }
   }
-  drained_.clear();
 }
 
 void PulsarProducer::send(OutgoingData message,
@@ -237,6 +255,12 @@ Status PulsarProducer::closedOrEnded() const {
 void PulsarProducer::enqueue(protocol::EncodedMessage message, BackendCallback<MessageId> done) {
   if (auto status = closedOrEnded(); !status.ok()) return done(status, MessageId());
   flushBatches();  // entries keep the order of the sends
+  enqueueInOrder(std::move(message), std::move(done));
+}
+
+void PulsarProducer::enqueueInOrder(protocol::EncodedMessage message,
+                                    BackendCallback<MessageId> done) {
+  if (auto status = closedOrEnded(); !status.ok()) return done(status, MessageId());
   message.metadata.set_producer_name(name_);
   if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
   if (auto status = protocol::checkMessageSize(message, maxMessageSize_); !status.ok()) {
@@ -390,7 +414,12 @@ void PulsarProducer::close(Callback<> done) {
 }
 
 void PulsarProducer::drainedMaybeClose() {
-  if (attachment_.closing() && queue_.empty() && batches_.empty()) attachment_.closeRemote();
+  if (!attachment_.closing() || !queue_.empty()) return;
+  {
+    std::lock_guard lock(batchMutex_);
+    if (!batches_.empty()) return;
+  }
+  attachment_.closeRemote();
 }
 
 void PulsarProducer::shutdown(const Status& why) {

@@ -10,9 +10,10 @@
 // receipts of what was sent, then closes on the broker.
 //
 // Send: with batching (ProducerOptions::batching, on by default) a message's batch metadata is
-// built on the caller's thread and the message joins an open batch on the strand
-// (BatchContainer); the batch is written as one entry when full or maxPublishDelay after its
-// first message, when a message that cannot join arrives, and on close. Without batching (or for
+// built on the caller's thread and the message joins an open batch there (BatchContainer, under
+// batchMutex_); only a whole batch crosses to the strand, which writes it as one entry — when
+// full or maxPublishDelay after its first message, when a message that cannot join arrives, and
+// on close (pulsar_producer_batching.cpp). Without batching (or for
 // a message that cannot be batched: a delivery time without a delayedWindow, a transaction) the
 // payload is compressed on the caller's thread and the message is its own entry, after any open
 // batch. On the strand an entry gets the producer name and the next sequence ids, is checked
@@ -21,12 +22,14 @@
 // SEND_ERROR: a terminated topic fails every pending message (broker_error); other errors end the
 // session, so the messages are written again on the next one.
 //
-// Thread safety: every member may be called from any thread; the state lives on a strand and
-// callbacks run there with no lock held.
+// Thread safety: every member may be called from any thread; the state lives on a strand (the
+// open batches under their own mutex, held by senders only to add) and callbacks run there with
+// no lock held.
 #pragma once
 
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <variant>
 #include <vector>
@@ -89,21 +92,30 @@ class PulsarProducer final : public client::BackendProducer,
     protocol::EncodedMessage message;
     BackendCallback<MessageId> done;
   };
-  using Handed = std::variant<BatchedMessage, Unbatched>;
+  // A batch the sender's thread took from the container (full, or ahead of a message that cannot
+  // join it): written as it comes.
+  struct ReadyBatch {
+    OutgoingEntry entry;
+  };
+  // A BatchedMessage here is one too big to share an entry: written alone.
+  using Handed = std::variant<ReadyBatch, BatchedMessage, Unbatched>;
   // Internal hand-offs take their message by rvalue reference: its completion is an inline
   // function of about a hundred bytes, and each move of it costs two indirect calls (a publish
   // moved it ten times on its way to the batch).
-  void hand(BatchedMessage&& send);
   void hand(Unbatched&& send);
   void postDrain();
   void drainInbox();
+  // What the inbox took, in order (drained_ or a flush's own list).
+  void writeHanded(std::vector<Handed>& handed);
+  // Under batchMutex_: every open batch into the inbox, ahead of what is handed next. True when
+  // the caller must post a drain.
+  bool handOpenBatchesLocked();
 
   Status encodeOutgoing(const OutgoingData& message, protocol::EncodedMessage& out) const;
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
   bool batches(const OutgoingData& message) const;
   void sendBatched(OutgoingData message, BackendCallback<MessageId>&& done);
-  // `now`: when a batch it opens opened (read once per drain of the inbox).
-  void addToBatch(BatchedMessage&& message, Timer::time_point now);
+  void writeAlone(BatchedMessage&& message);
   void writeBatch(std::optional<OutgoingEntry> entry);
   void flushBatches();
   void armBatchTimer();
@@ -112,6 +124,8 @@ class PulsarProducer final : public client::BackendProducer,
   Status closedOrEnded() const;
   // A message as its own entry, after what the open batches hold.
   void enqueue(protocol::EncodedMessage message, BackendCallback<MessageId> done);
+  // The same, for one that is in order already (the open batches ahead of it were handed first).
+  void enqueueInOrder(protocol::EncodedMessage message, BackendCallback<MessageId> done);
   void admit(OutgoingEntry entry, BackendCallback<MessageId> done);
   void handleFrame(const protocol::Frame& frame);
   void onReceipt(const proto::CommandSendReceipt& receipt);
@@ -137,12 +151,20 @@ class PulsarProducer final : public client::BackendProducer,
   std::string name_;  // the broker's name for us, once created
   bool nameFromBroker_ = false;
   std::optional<std::uint64_t> topicEpoch_;
-  // The broker's limit, from the connection; remembered while reconnecting.
-  std::uint32_t maxMessageSize_ = protocol::kDefaultMaxMessageSize;
+  // The broker's limit, from the connection; remembered while reconnecting. Written on the
+  // strand, read by senders (whether a message may join a batch).
+  std::atomic<std::uint32_t> maxMessageSize_{protocol::kDefaultMaxMessageSize};
   SendQueue queue_;
-  BatchContainer batches_;
   Timer batchTimer_;
-  bool batchTimerArmed_ = false;
+
+  // The open batches, filled on the senders' threads: a message joins its batch there, and only
+  // a batch that is full (or must go ahead of a message) crosses to the strand — one hand-over
+  // per entry, not per message. Every push to inbox_ of a sender with batching on happens under
+  // this mutex, so that the inbox and the container together keep the order of the sends.
+  std::mutex batchMutex_;
+  BatchContainer batches_;         // guarded by batchMutex_
+  bool batchTimerWanted_ = false;  // guarded: a timer is armed for the batches, or asked for
+  Status batchesEnded_;            // guarded: set, a send to a batch fails with it
   Status ended_;  // set: every send fails with it (topic terminated, topic deleted, shut down)
   std::vector<Handed> drained_;  // what drainInbox() took, kept for its capacity
   Timer sendTimer_;

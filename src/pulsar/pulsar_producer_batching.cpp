@@ -1,4 +1,12 @@
 // PulsarProducer: the batching half of sending (BatchContainer holds the open batches).
+//
+// A message joins its open batch on the sender's thread, under batchMutex_; what crosses to the
+// strand is a batch that is full, or that must go ahead of a message that cannot join it (an
+// entry of its own, or one of another delay): one hand-over per entry. The strand writes what the
+// inbox brings in order, and its timer writes the batches that are due (maxPublishDelay after
+// their first message). Every push to the inbox of a producer with batching on happens under
+// batchMutex_, and the strand takes the inbox and the due batches under it too: together they
+// keep the order of the sends.
 #include <boost/asio/post.hpp>
 
 #include "common/epoch_time.hpp"
@@ -21,6 +29,12 @@ bool PulsarProducer::batches(const OutgoingData& message) const {
   return true;
 }
 
+bool PulsarProducer::handOpenBatchesLocked() {
+  bool post = false;
+  for (auto& entry : batches_.takeAll()) post |= inbox_.emplace(ReadyBatch{std::move(entry)});
+  return post;
+}
+
 void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId>&& done) {
   if (closed_) {
     return done(Status(errc::closed, "producer of " + options_.topic + " is closed"), MessageId());
@@ -39,58 +53,116 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
     return done(Status::fromException(std::current_exception()), MessageId());
   }
   batched.done = std::move(done);
-  hand(std::move(batched));
+  const bool alone = batched.bytes() + kEntryOverhead > maxMessageSize_.load();
+  bool post = false, arm = false;
+  {
+    std::unique_lock lock(batchMutex_);
+    if (!batchesEnded_.ok()) {
+      auto why = batchesEnded_;
+      lock.unlock();
+      return batched.done(why, MessageId());
+    }
+    if (alone) {
+      // Too big to share an entry: alone, after the open batches (refused there if too big).
+      post = handOpenBatchesLocked();
+      post |= inbox_.emplace(std::move(batched));
+    } else {
+      auto key = batches_.keyOf(batched);
+      if (!batches_.fits(batched)) {
+        if (auto entry = batches_.take(key)) post |= inbox_.emplace(ReadyBatch{std::move(*entry)});
+      }
+      if (batches_.add(std::move(batched), network_->clock()->now())) {  // full
+        post |= inbox_.emplace(ReadyBatch{std::move(*batches_.take(key))});
+      }
+      if (!batchTimerWanted_ && !batches_.empty()) arm = batchTimerWanted_ = true;
+    }
+  }
+  if (post) postDrain();
+  if (arm) asio::post(strand_, [self = shared_from_this()] { self->armBatchTimer(); });
 }
 
-void PulsarProducer::addToBatch(BatchedMessage&& message, Timer::time_point now) {
+void PulsarProducer::writeAlone(BatchedMessage&& message) {
   if (auto status = closedOrEnded(); !status.ok()) return message.done(status, MessageId());
-  if (auto connection = attachment_.connection()) maxMessageSize_ = connection->maxMessageSize();
-  if (message.bytes() + kEntryOverhead > maxMessageSize_) {
-    // Too big to share an entry: alone, after the open batches (and refused if too big for that).
-    OutgoingEntry alone;
-    auto done = std::move(message.done);
-    alone.deliverAtMs = message.deliverAtMs;
-    alone.batch.push_back(std::move(message));
-    return enqueue(BatchContainer::buildEntry(alone, 0, entryContext()), std::move(done));
-  }
-  auto key = batches_.keyOf(message);
-  if (!batches_.fits(message)) writeBatch(batches_.take(key));
-  if (batches_.add(std::move(message), now)) writeBatch(batches_.take(key));  // full
-  armBatchTimer();
+  OutgoingEntry alone;
+  auto done = std::move(message.done);
+  alone.deliverAtMs = message.deliverAtMs;
+  alone.batch.push_back(std::move(message));
+  enqueueInOrder(BatchContainer::buildEntry(alone, 0, entryContext()), std::move(done));
 }
 
 void PulsarProducer::writeBatch(std::optional<OutgoingEntry> entry) {
   if (!entry) return;
   auto done = BatchContainer::completion(*entry, partition_);
+  if (auto status = closedOrEnded(); !status.ok()) return done(status, MessageId());
   admit(std::move(*entry), std::move(done));
 }
 
 void PulsarProducer::flushBatches() {
-  for (auto& entry : batches_.takeAll()) writeBatch(std::move(entry));
+  // What the inbox holds is older than what is open: both taken at one instant, in that order.
+  std::vector<Handed> handed;
+  std::vector<OutgoingEntry> open;
+  {
+    std::lock_guard lock(batchMutex_);
+    inbox_.take(handed);
+    open = batches_.takeAll();
+  }
+  writeHanded(handed);
+  for (auto& entry : open) writeBatch(std::move(entry));
 }
 
 // Armed for the batch due first; batches that open later are due later, so one armed timer
-// covers them: when it fires it writes what is due and arms for the next.
+// covers them: when it fires it writes what is due and arms for the next. A sender that opens a
+// batch while no timer is wanted asks for one (batchTimerWanted_).
 void PulsarProducer::armBatchTimer() {
-  if (batchTimerArmed_) return;
-  auto due = batches_.nextDue();
+  std::optional<Timer::time_point> due;
+  {
+    std::lock_guard lock(batchMutex_);
+    due = batches_.nextDue();
+    batchTimerWanted_ = due.has_value();
+  }
   if (!due) return;
-  batchTimerArmed_ = true;
   batchTimer_.expiresAt(*due);
   batchTimer_.asyncWait([weak = weak_from_this()](boost::system::error_code ec) {
     auto self = weak.lock();
     if (!self) return;
-    self->batchTimerArmed_ = false;
-    if (ec == asio::error::operation_aborted) return;
-    for (auto& entry : self->batches_.takeDue(self->attachment_.now())) {
-      self->writeBatch(std::move(entry));
+    if (ec == asio::error::operation_aborted) {
+      std::lock_guard lock(self->batchMutex_);
+      self->batchTimerWanted_ = false;
+      return;
     }
+    std::vector<Handed> handed;
+    std::vector<OutgoingEntry> due;
+    {
+      std::lock_guard lock(self->batchMutex_);
+      self->inbox_.take(handed);
+      due = self->batches_.takeDue(self->attachment_.now());
+    }
+    self->writeHanded(handed);
+    for (auto& entry : due) self->writeBatch(std::move(entry));
     self->armBatchTimer();
+    self->drainedMaybeClose();  // a batch opened by a send racing close() was failed just now
   });
 }
 
 void PulsarProducer::failBatches(const Status& why) {
-  for (auto& entry : batches_.takeAll()) BatchContainer::completion(entry, partition_)(why, {});
+  std::vector<Handed> handed;
+  std::vector<OutgoingEntry> open;
+  {
+    std::lock_guard lock(batchMutex_);
+    batchesEnded_ = why;
+    inbox_.take(handed);
+    open = batches_.takeAll();
+  }
+  for (auto& item : handed) {
+    if (auto* ready = std::get_if<ReadyBatch>(&item)) {
+      BatchContainer::completion(ready->entry, partition_)(why, {});
+    } else if (auto* alone = std::get_if<BatchedMessage>(&item)) {
+      alone->done(why, MessageId());
+    } else {
+      std::get<Unbatched>(item).done(why, MessageId());
+    }
+  }
+  for (auto& entry : open) BatchContainer::completion(entry, partition_)(why, {});
 }
 
 }  // namespace reconsume::detail::pulsar

@@ -5,7 +5,11 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/use_future.hpp>
+#include <cstdio>
 #include <future>
+#include <map>
+#include <mutex>
+#include <thread>
 
 #include "protocol/entry_unpacker.hpp"
 #include "pulsar_fake_broker.hpp"
@@ -96,6 +100,99 @@ TEST(PulsarProducerBatching, MessagesSentTogetherShareOneEntryWrittenAgainWholeA
   }
   EXPECT_EQ(producer.send(OutgoingMessage{.payload = "m3"}), MessageId(40, 6));
   client.close();
+}
+
+// Messages join their batch on the senders' threads and only whole entries cross to the I/O
+// thread; the open batches and the hand-over together must keep each sender's order. Four
+// threads send at once, every seventh message an entry of its own (a delivery time without a
+// delayedWindow, which goes after the open batch), through small batches that fill or fall due
+// every moment: the broker gets every message once, each thread's in the order it sent them,
+// and each send completes with the id of the entry that holds it.
+TEST(PulsarProducerBatching, SendsFromManyThreadsKeepEachThreadsOrderAcrossBatchedAndAloneEntries) {
+  constexpr int kThreads = 4;
+  constexpr int kPerThread = 400;
+  constexpr std::size_t kTotal = kThreads * kPerThread;
+  std::string url;
+  std::mutex mutex;
+  std::vector<std::string> received;  // the payloads, in the order of the entries
+  std::map<MessageId, std::string> stored;
+  std::vector<FakeBroker::Script> scripts;
+  scripts.push_back([&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto producerId = answerProducer(peer).producer_id();
+    for (std::uint64_t entry = 0;; ++entry) {
+      {
+        std::lock_guard lock(mutex);
+        if (received.size() >= kTotal) break;
+      }
+      auto send = peer.expect(proto::BaseCommand::SEND);
+      std::vector<std::string> payloads;
+      if (send.metadata->has_num_messages_in_batch()) {
+        payloads = batchPayloads(send);
+      } else {
+        payloads.push_back(send.payload.toString());
+      }
+      {
+        std::lock_guard lock(mutex);
+        const auto size = static_cast<std::int32_t>(payloads.size());
+        for (std::int32_t i = 0; i < size; ++i) {
+          auto id = size == 1 ? MessageId(40, static_cast<std::int64_t>(entry))
+                              : MessageId(40, static_cast<std::int64_t>(entry), -1, i, size);
+          stored[id] = payloads[static_cast<std::size_t>(i)];
+          received.push_back(payloads[static_cast<std::size_t>(i)]);
+        }
+      }
+      receipt(peer, producerId, send.command.send().sequence_id(), entry);
+    }
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  });
+  FakeBroker broker(std::move(scripts));
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ProducerOptions options;
+  options.topic = kTopic;
+  options.batching.maxMessages = 16;
+  options.batching.maxPublishDelay = 1ms;
+  auto producer = client.createProducer(options);
+
+  std::map<std::string, MessageId> completed;  // payload → the id its send completed with
+  std::mutex completedMutex;
+  std::vector<std::thread> senders;
+  for (int t = 0; t < kThreads; ++t) {
+    senders.emplace_back([&, t] {
+      std::vector<std::future<MessageId>> sent;
+      for (int i = 0; i < kPerThread; ++i) {
+        OutgoingMessage message{.payload = "t" + std::to_string(t) + "-" + std::to_string(i)};
+        if (i % 7 == 3) message.deliverAfter = 1ms;  // an entry of its own
+        sent.push_back(producer.asyncSend(message, boost::asio::use_future));
+      }
+      for (int i = 0; i < kPerThread; ++i) {
+        auto& future = sent[static_cast<std::size_t>(i)];
+        ASSERT_EQ(future.wait_for(20s), std::future_status::ready) << t << "-" << i;
+        auto id = future.get();
+        std::lock_guard lock(completedMutex);
+        completed["t" + std::to_string(t) + "-" + std::to_string(i)] = id;
+      }
+    });
+  }
+  for (auto& sender : senders) sender.join();
+  client.close();
+
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(received.size(), kTotal);
+  std::vector<int> next(kThreads, 0);
+  for (const auto& payload : received) {
+    int thread = 0, index = 0;
+    ASSERT_EQ(std::sscanf(payload.c_str(), "t%d-%d", &thread, &index), 2) << payload;
+    EXPECT_EQ(index, next[static_cast<std::size_t>(thread)]) << "out of order: " << payload;
+    next[static_cast<std::size_t>(thread)] = index + 1;
+  }
+  ASSERT_EQ(completed.size(), kTotal);
+  for (const auto& [payload, id] : completed) {
+    EXPECT_EQ(stored[id], payload) << "completed with the id of another message: " << id.toString();
+  }
 }
 
 }  // namespace
