@@ -54,6 +54,8 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
   }
   batched.done = std::move(done);
   const bool alone = batched.bytes() + kEntryOverhead > maxMessageSize_.load();
+  // When a batch this message opens opened; read before the lock, which holds no other.
+  const auto now = network_->clock()->now();
   bool post = false, arm = false;
   {
     std::unique_lock lock(batchMutex_);
@@ -71,7 +73,7 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
       if (!batches_.fits(batched)) {
         if (auto entry = batches_.take(key)) post |= inbox_.emplace(ReadyBatch{std::move(*entry)});
       }
-      if (batches_.add(std::move(batched), network_->clock()->now())) {  // full
+      if (batches_.add(std::move(batched), now)) {  // full
         post |= inbox_.emplace(ReadyBatch{std::move(*batches_.take(key))});
       }
       if (!batchTimerWanted_ && !batches_.empty()) arm = batchTimerWanted_ = true;
