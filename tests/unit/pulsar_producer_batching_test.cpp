@@ -4,6 +4,7 @@
 // entry's id with its batch index, and a message alone in its window goes out as a plain entry.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <boost/asio/use_future.hpp>
 #include <cstdio>
 #include <future>
@@ -193,6 +194,102 @@ TEST(PulsarProducerBatching, SendsFromManyThreadsKeepEachThreadsOrderAcrossBatch
   for (const auto& [payload, id] : completed) {
     EXPECT_EQ(stored[id], payload) << "completed with the id of another message: " << id.toString();
   }
+}
+
+// Three threads send without pause while the producer closes: close() returns, and every send
+// completes — written and confirmed, or failed as closed — none hangs. (A batch that a sender
+// opens just after the close flushed the open ones fails when it falls due and lets the close go
+// on; that window is too narrow for this test to force.)
+TEST(PulsarProducerBatching, SendsRacingCloseEachCompleteAndTheCloseFinishes) {
+  // Declared first: the completions use them until the client is gone.
+  std::atomic<int> started{0};
+  std::mutex mutex;
+  std::condition_variable completed;
+  int confirmed = 0, refused = 0, other = 0;  // guarded by mutex
+  auto done = [&] { return confirmed + refused + other; };
+  std::string url;
+  std::vector<FakeBroker::Script> scripts;
+  scripts.push_back([&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto producerId = answerProducer(peer).producer_id();
+    std::uint64_t entry = 0;
+    for (;;) {
+      detail::protocol::Frame frame;
+      try {
+        frame = peer.read(20s);
+      } catch (const std::exception&) {
+        return;  // the client closed the connection
+      }
+      const auto& command = frame.command;
+      if (command.type() == proto::BaseCommand::SEND) {
+        receipt(peer, producerId, command.send().sequence_id(), entry++);
+      } else if (command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
+        proto::BaseCommand success;
+        success.set_type(proto::BaseCommand::SUCCESS);
+        success.mutable_success()->set_request_id(command.close_producer().request_id());
+        peer.write(success);
+      }
+    }
+  });
+  FakeBroker broker(std::move(scripts));
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ProducerOptions options;
+  options.topic = kTopic;
+  options.batching.maxMessages = 8;
+  options.batching.maxPublishDelay = 1ms;
+  auto producer = client.createProducer(options);
+
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> senders;
+  struct Joiner {  // on every way out, also a failed ASSERT's
+    std::atomic<bool>& stop;
+    std::vector<std::thread>& threads;
+    ~Joiner() {
+      stop = true;
+      for (auto& thread : threads) thread.join();
+    }
+  } joiner{stop, senders};
+  for (int t = 0; t < 3; ++t) {
+    senders.emplace_back([&] {
+      while (!stop) {
+        started.fetch_add(1);
+        producer.asyncSend(OutgoingMessage{.payload = "m"},
+                           [&](boost::system::error_code ec, MessageId) {
+                             {
+                               std::lock_guard lock(mutex);
+                               (!ec ? confirmed : ec == errc::closed ? refused : other) += 1;
+                             }
+                             completed.notify_all();
+                           });
+      }
+    });
+  }
+  // Closing once sends are flowing: each sender is somewhere between two sends.
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(completed.wait_for(lock, 20s, [&] { return confirmed >= 200; }));
+  }
+  producer.close();
+  // Sends after the close fail at once; let each thread make some.
+  {
+    const int atClose = started.load();
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(completed.wait_for(lock, 20s, [&] { return done() >= atClose + 300; }));
+  }
+  stop = true;
+  for (auto& sender : senders) sender.join();
+  senders.clear();
+  std::unique_lock lock(mutex);
+  EXPECT_TRUE(completed.wait_for(lock, 20s, [&] { return done() == started.load(); }))
+      << done() << " of " << started.load() << " sends completed";
+  EXPECT_EQ(other, 0);
+  EXPECT_GE(confirmed, 200);
+  EXPECT_GE(refused, 300);
+  lock.unlock();
+  client.close();
 }
 
 }  // namespace
