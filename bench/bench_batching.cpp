@@ -1,8 +1,8 @@
-// The producer's batching on its I/O thread: 1 KiB messages (a thousand, the default
-// maxMessages, or a hundred) join an open batch, the batch is taken as one entry and written into
-// a SEND frame (BatchContainer::buildFrame).
-// The messages are prepared before each round (outside the timing), as the sender's thread
-// prepares them; what is timed is the producer strand's share of a batched send.
+// The producer's batching: 1 KiB messages (a thousand, the default maxMessages, or a hundred)
+// join an open batch (as a sender's thread adds them, under its producer's batch mutex), the batch
+// is taken as one entry and written into a SEND frame (BatchContainer::buildFrame, on the
+// producer's strand). The messages are prepared before each round (outside the timing), as the
+// sender's thread prepares them before it takes the mutex.
 //
 //   cmake --build build --target bench_batching && ./build/bench/bench_batching
 #include <benchmark/benchmark.h>
