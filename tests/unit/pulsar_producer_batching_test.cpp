@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <boost/asio/use_future.hpp>
+#include <condition_variable>
 #include <cstdio>
 #include <future>
 #include <map>
