@@ -180,22 +180,11 @@ void answerOnlyCloses(FakePeer& peer, std::promise<void>& asked, int requestsBef
     } catch (const std::exception&) {
       return;  // the client closed the connection
     }
-    const auto& command = frame.command;
-    std::optional<std::uint64_t> closeRequest;
-    if (command.type() == proto::BaseCommand::CLOSE_CONSUMER) {
-      closeRequest = command.close_consumer().request_id();
-    } else if (command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
-      closeRequest = command.close_producer().request_id();
-    } else if (command.type() == proto::BaseCommand::ACK ||
-               command.type() == proto::BaseCommand::PARTITIONED_METADATA ||
-               command.type() == proto::BaseCommand::SEND) {
+    if (peer.answerIfClose(frame)) continue;
+    const auto type = frame.command.type();
+    if (type == proto::BaseCommand::ACK || type == proto::BaseCommand::PARTITIONED_METADATA ||
+        type == proto::BaseCommand::SEND) {
       if (++requests == requestsBeforeReady) asked.set_value();
-    }
-    if (closeRequest) {
-      proto::BaseCommand success;
-      success.set_type(proto::BaseCommand::SUCCESS);
-      success.mutable_success()->set_request_id(*closeRequest);
-      peer.write(success);
     }
   }
 }

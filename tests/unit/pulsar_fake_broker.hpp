@@ -102,18 +102,24 @@ class FakePeer {
       } catch (const std::exception&) {
         return std::chrono::steady_clock::now() < deadline;
       }
-      std::optional<std::uint64_t> requestId;
-      if (frame.command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
-        requestId = frame.command.close_producer().request_id();
-      } else if (frame.command.type() == proto::BaseCommand::CLOSE_CONSUMER) {
-        requestId = frame.command.close_consumer().request_id();
-      }
-      if (!requestId) continue;
-      proto::BaseCommand success;
-      success.set_type(proto::BaseCommand::SUCCESS);
-      success.mutable_success()->set_request_id(*requestId);
-      write(success);
+      answerIfClose(frame);
     }
+  }
+
+  // Answers `frame` with SUCCESS when it is a CLOSE_PRODUCER or CLOSE_CONSUMER; true when it was.
+  bool answerIfClose(const detail::protocol::Frame& frame) {
+    std::optional<std::uint64_t> requestId;
+    if (frame.command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
+      requestId = frame.command.close_producer().request_id();
+    } else if (frame.command.type() == proto::BaseCommand::CLOSE_CONSUMER) {
+      requestId = frame.command.close_consumer().request_id();
+    }
+    if (!requestId) return false;
+    proto::BaseCommand success;
+    success.set_type(proto::BaseCommand::SUCCESS);
+    success.mutable_success()->set_request_id(*requestId);
+    write(success);
+    return true;
   }
 
   // True when the client closes the connection within `timeout` (frames before that are read

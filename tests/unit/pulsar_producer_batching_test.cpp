@@ -35,6 +35,15 @@ ClientOptions quietOptions() {
   return options;
 }
 
+// A producer of the scripted topic whose batches hold up to `maxMessages` or wait 1 ms.
+Producer batchingProducer(Client& client, std::size_t maxMessages) {
+  ProducerOptions options;
+  options.topic = kTopic;
+  options.batching.maxMessages = maxMessages;
+  options.batching.maxPublishDelay = 1ms;
+  return client.createProducer(options);
+}
+
 // The payloads of a SEND frame's batch entry.
 std::vector<std::string> batchPayloads(const detail::protocol::Frame& send) {
   proto::CommandMessage command;
@@ -153,11 +162,7 @@ TEST(PulsarProducerBatching, SendsFromManyThreadsKeepEachThreadsOrderAcrossBatch
   FakeBroker broker(std::move(scripts));
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
-  ProducerOptions options;
-  options.topic = kTopic;
-  options.batching.maxMessages = 16;
-  options.batching.maxPublishDelay = 1ms;
-  auto producer = client.createProducer(options);
+  auto producer = batchingProducer(client, 16);
 
   std::map<std::string, MessageId> completed;  // payload → the id its send completed with
   std::mutex completedMutex;
@@ -223,25 +228,17 @@ TEST(PulsarProducerBatching, SendsRacingCloseEachCompleteAndTheCloseFinishes) {
       } catch (const std::exception&) {
         return;  // the client closed the connection
       }
-      const auto& command = frame.command;
-      if (command.type() == proto::BaseCommand::SEND) {
-        receipt(peer, producerId, command.send().sequence_id(), entry++);
-      } else if (command.type() == proto::BaseCommand::CLOSE_PRODUCER) {
-        proto::BaseCommand success;
-        success.set_type(proto::BaseCommand::SUCCESS);
-        success.mutable_success()->set_request_id(command.close_producer().request_id());
-        peer.write(success);
+      if (frame.command.type() == proto::BaseCommand::SEND) {
+        receipt(peer, producerId, frame.command.send().sequence_id(), entry++);
+      } else {
+        peer.answerIfClose(frame);
       }
     }
   });
   FakeBroker broker(std::move(scripts));
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
-  ProducerOptions options;
-  options.topic = kTopic;
-  options.batching.maxMessages = 8;
-  options.batching.maxPublishDelay = 1ms;
-  auto producer = client.createProducer(options);
+  auto producer = batchingProducer(client, 8);
 
   std::atomic<bool> stop{false};
   std::vector<std::thread> senders;
