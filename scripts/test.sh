@@ -4,16 +4,17 @@
 # starts a real Apache Pulsar standalone, and runs every test: unit tests, the behaviour tests on
 # embedded:// and on Pulsar, integration and interop tests with the official Java and Go clients,
 # TLS and token tests, the fault test, the examples, the install test, the unit tests again under
-# ASan+UBSan, and every fuzzer (tests/fuzz/) for a bounded time. Stops Pulsar at the end. Any
-# failure fails the command.
+# ASan+UBSan and under ThreadSanitizer, and every fuzzer (tests/fuzz/) for a bounded time. Stops
+# Pulsar at the end. Any failure fails the command.
 #
-# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_FUZZ_SECONDS (default 18, each of
-# the 10 fuzzers),
-# CTEST_PARALLEL_LEVEL (default 2).
+# Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_ASAN_BUILD_DIR (default build-asan),
+# RECONSUME_TSAN_BUILD_DIR (default build-tsan), RECONSUME_FUZZ_SECONDS (default 18, each of the
+# 10 fuzzers), CTEST_PARALLEL_LEVEL (default 2).
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${RECONSUME_BUILD_DIR:-$root/build}
 asan=${RECONSUME_ASAN_BUILD_DIR:-$root/build-asan}
+tsan=${RECONSUME_TSAN_BUILD_DIR:-$root/build-tsan}
 fuzz_seconds=${RECONSUME_FUZZ_SECONDS:-18}
 export CTEST_PARALLEL_LEVEL=${CTEST_PARALLEL_LEVEL:-2}
 
@@ -39,7 +40,7 @@ cmake --build "$build"
 # tests against Pulsar spend much of their time waiting for the broker (restarts, delays, the
 # soak), and that idle CPU builds the rest. Nice 19 gives the tests and the broker the CPU whenever
 # they want it. The build's output goes to a log, printed if it fails.
-step "Building the ASan+UBSan tests ($asan) and the fuzzers in the background (nice 19)"
+step "Building the ASan+UBSan tests ($asan), the fuzzers and the TSan tests ($tsan) in the background (nice 19)"
 background_log="$build/background-build.log"
 set -m  # its own process group, so that stopping it stops its compilers too
 (
@@ -53,6 +54,12 @@ set -m  # its own process group, so that stopping it stops its compilers too
   nice -n 19 cmake --build "$asan" --target reconsume_unit_tests reconsume_cli_tests \
     reconsume_behaviour_tests
   RECONSUME_FUZZ_BUILD_ONLY=1 nice -n 19 "$root/scripts/fuzz.sh" "$fuzz_seconds" all
+  # ThreadSanitizer, for the threads the library runs (I/O threads, senders joining batches,
+  # completions): -O1, as its documentation advises, since it slows instrumented code 5-15x.
+  cmake -S "$root" -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DRECONSUME_SANITIZE_THREAD=ON -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    "${unity[@]}" -DRECONSUME_BUILD_BENCH=OFF -DRECONSUME_BUILD_EXAMPLES=OFF >/dev/null
+  nice -n 19 cmake --build "$tsan" --target reconsume_unit_tests reconsume_behaviour_tests
 ) >"$background_log" 2>&1 &
 background=$!
 set +m
@@ -76,6 +83,12 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tests/recons
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 "$asan/tools/reconsume_cli_tests"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   RECONSUME_SERVICE_URLS=embedded:// "$asan/tests/reconsume_behaviour_tests"
+
+# A data race reported makes the program exit with 66 (TSAN_OPTIONS exitcode), after the tests.
+step "Unit tests and embedded behaviour tests under ThreadSanitizer ($tsan)"
+tsan_options="second_deadlock_stack=1 suppressions='$root/tests/support/tsan-suppressions.txt'"
+TSAN_OPTIONS=$tsan_options "$tsan/tests/reconsume_unit_tests"
+TSAN_OPTIONS=$tsan_options RECONSUME_SERVICE_URLS=embedded:// "$tsan/tests/reconsume_behaviour_tests"
 
 step "Fuzzing every parser of outside bytes for ${fuzz_seconds}s each (tests/fuzz/README.md)"
 "$root/scripts/fuzz.sh" "$fuzz_seconds" all
