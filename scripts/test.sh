@@ -4,8 +4,8 @@
 # starts a real Apache Pulsar standalone, and runs every test: unit tests, the behaviour tests on
 # embedded:// and on Pulsar, integration and interop tests with the official Java and Go clients,
 # TLS and token tests, the fault test, the examples, the install test, the unit tests again under
-# ASan+UBSan and under ThreadSanitizer, and every fuzzer (tests/fuzz/) for a bounded time. Stops
-# Pulsar at the end. Any failure fails the command.
+# ASan+UBSan and under ThreadSanitizer (with the behaviour tests), and every fuzzer (tests/fuzz/)
+# for a bounded time. Stops Pulsar at the end. Any failure fails the command.
 #
 # Environment: RECONSUME_BUILD_DIR (default build), RECONSUME_ASAN_BUILD_DIR (default build-asan),
 # RECONSUME_TSAN_BUILD_DIR (default build-tsan), RECONSUME_FUZZ_SECONDS (default 18, each of the
@@ -87,11 +87,15 @@ ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 # A data race reported makes the program exit with 66 (TSAN_OPTIONS exitcode), after the tests.
 # Without address-space randomization (setarch -R): GCC 12's ThreadSanitizer stops at start
 # ("unexpected memory mapping") on kernels that randomize with more bits (vm.mmap_rnd_bits 32).
-step "Unit tests and embedded behaviour tests under ThreadSanitizer ($tsan)"
+# The behaviour tests run on both backends, Pulsar started again for them (about a minute).
+step "Unit tests and behaviour tests (embedded, Pulsar) under ThreadSanitizer ($tsan)"
 tsan_options="second_deadlock_stack=1 suppressions='$root/tests/support/tsan-suppressions.txt'"
 no_aslr=(setarch "$(uname -m)" -R)
 TSAN_OPTIONS=$tsan_options "${no_aslr[@]}" "$tsan/tests/reconsume_unit_tests"
 TSAN_OPTIONS=$tsan_options RECONSUME_SERVICE_URLS=embedded:// \
+  "${no_aslr[@]}" "$tsan/tests/reconsume_behaviour_tests"
+TSAN_OPTIONS=$tsan_options "$root/scripts/with-pulsar.sh" \
+  sh -c 'RECONSUME_SERVICE_URLS=$RECONSUME_PULSAR_URL exec "$@"' sh \
   "${no_aslr[@]}" "$tsan/tests/reconsume_behaviour_tests"
 
 step "Fuzzing every parser of outside bytes for ${fuzz_seconds}s each (tests/fuzz/README.md)"
