@@ -97,6 +97,14 @@ asio::awaitable<void> Connection::sleep(std::chrono::milliseconds duration) {
   co_await sleepTimer_.asyncWait(asTuple);
 }
 
+// A member rather than a lambda in establish(): a lambda kept in a coroutine's frame makes GCC warn
+// that the frame's type has a field of a type with no linkage (-Wsubobject-linkage).
+Status Connection::connectTimedOut() const {
+  return Status(errc::connection_lost, "no connection to " + address_.physical + " within " +
+                                           std::to_string(options_->connectionTimeout.count()) +
+                                           " ms");
+}
+
 asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) {
   // The whole attempt — resolve, connect, TLS, CONNECT/CONNECTED — within connectionTimeout.
   // The watchdog's handler may already be queued when the attempt ends, so it shares what it
@@ -109,14 +117,8 @@ asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) 
     *timedOut = true;
     session->stream.close();
   });
-  auto timeout = [&] {
-    return Status(errc::connection_lost, "no connection to " + address_.physical + " within " +
-                                             std::to_string(options_->connectionTimeout.count()) +
-                                             " ms");
-  };
-
   Status status = co_await session->stream.open();
-  if (*timedOut) co_return timeout();
+  if (*timedOut) co_return connectTimedOut();
   if (!status.ok()) {
     watchdog.cancel();
     co_return status;
@@ -168,7 +170,7 @@ asio::awaitable<Status> Connection::establish(std::shared_ptr<Session> session) 
     session->decoder.commit(n);
   }
   watchdog.cancel();
-  if (*timedOut) co_return timeout();
+  if (*timedOut) co_return connectTimedOut();
   if (!status.ok() && status.code != make_error_code(errc::authentication) &&
       status.message.find(address_.physical) == std::string::npos) {
     status.message = address_.physical + ": " + status.message;

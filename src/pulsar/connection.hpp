@@ -133,6 +133,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
              std::shared_ptr<const ConnectionOptions> options);
   boost::asio::awaitable<void> run();
   boost::asio::awaitable<Status> establish(std::shared_ptr<Session> session);
+  // What establish() returns when connectionTimeout passed first.
+  Status connectTimedOut() const;
   boost::asio::awaitable<Status> readLoop(std::shared_ptr<Session> session);
   boost::asio::awaitable<void> writeLoop(std::shared_ptr<Session> session);
   boost::asio::awaitable<void> healthLoop(std::shared_ptr<Session> session);
