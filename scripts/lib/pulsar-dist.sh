@@ -68,6 +68,13 @@ apply_test_broker_settings() {
   set_conf "$conf" defaultRetentionSizeInMB -1
   # The transactional mode (publish + acknowledge in one transaction).
   set_conf "$conf" transactionCoordinatorEnabled true
+  # One thread replays transaction buffers, not one per core. A broker started on data with many
+  # topics recovers each topic's transaction buffer from one reader per namespace, shared and not
+  # locked: two threads at once can both be told a snapshot is left and one then waits for it,
+  # 30 s, while every topic of the namespace waits behind (no dispatch on a new topic: a retry
+  # test's delayed message came 26 s late). Such timeouts after a restart on ≈1,000 topics: 1 in
+  # 6 restarts with the default (a thread per core, 2 here), 89 in one with 8, none in 10 with 1.
+  set_conf "$conf" numTransactionReplayThreadPoolSize 1
   # Acknowledging one message of a batch must not redeliver its siblings.
   set_conf "$conf" acknowledgmentAtBatchIndexLevelEnabled true
   # Lookups answer with this host: pulsar://localhost:<port> (and for the standalone's secure

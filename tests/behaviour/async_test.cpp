@@ -46,9 +46,8 @@ TEST_P(Async, CallbackRunsOnTheHandlersExecutorNotInsideTheCall) {
     got.set_value({ec, m});
   }));
   // The handler runs only when its executor runs, here on this thread.
-  own.run_for(10s);
   auto future = got.get_future();
-  ASSERT_EQ(future.wait_for(0s), std::future_status::ready);
+  ASSERT_TRUE(runUntilReady(own, future));
   auto [ec, message] = future.get();
   EXPECT_FALSE(ec) << ec.message();
   EXPECT_EQ(message.data(), "payload");
@@ -73,8 +72,7 @@ TEST_P(Async, CoroutineReceivesReconsumesAndAcknowledges) {
         co_await consumer.asyncAcknowledge(retried, asio::use_awaitable);
       },
       asio::use_future);
-  own.run_for(30s);
-  ASSERT_EQ(future.wait_for(0s), std::future_status::ready);
+  ASSERT_TRUE(runUntilReady(own, future));
   EXPECT_NO_THROW(future.get());
   EXPECT_EQ(retriedCount, "1");
   EXPECT_EQ(admin().backlog(topic, "sub"), 0);
@@ -167,14 +165,13 @@ TEST_P(Async, AcknowledgementsAndSendsCompleteOnAHandlersOwnExecutor) {
                        EXPECT_FALSE(ec) << ec.message();
                        sentOn = std::this_thread::get_id();
                      }));
-  own.run_for(10s);
-  own.restart();
+  ASSERT_TRUE(runUntil(own, [&] { return sentOn != std::thread::id(); }));
   auto message = receiveNow(consumer);
   consumer.asyncAcknowledge(message, asio::bind_executor(own, [&](boost::system::error_code ec) {
                               EXPECT_FALSE(ec) << ec.message();
                               ackedOn = std::this_thread::get_id();
                             }));
-  own.run_for(10s);
+  ASSERT_TRUE(runUntil(own, [&] { return ackedOn != std::thread::id(); }));
   EXPECT_TRUE(sentOn == std::this_thread::get_id());
   EXPECT_TRUE(ackedOn == std::this_thread::get_id());
 }

@@ -162,6 +162,19 @@ void BehaviourTest::expectNothing(Consumer& consumer, std::chrono::milliseconds 
                         << message->topic() << ": " << message->data();
 }
 
+bool BehaviourTest::runUntil(boost::asio::io_context& own, const std::function<bool()>& finished,
+                             std::chrono::milliseconds timeout) {
+  // run_for returns early once `own` has no work left (every handler bound to it has run), and
+  // leaves it stopped: restart() lets the test run it again.
+  own.restart();
+  own.run_for(timeout);
+  if (finished()) return true;
+  client_.close();
+  own.restart();
+  own.run_for(10s);
+  return false;
+}
+
 std::vector<Message> BehaviourTest::readAll(const std::string& topic) {
   auto reader = client_.createReader(topic);
   std::vector<Message> messages;

@@ -10,7 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <boost/asio/io_context.hpp>
 #include <chrono>
+#include <functional>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -54,8 +57,9 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
   // receive costs nothing once the message comes, and a standalone that is loading many topics
   // (just started, or busy with other tests) was seen holding back a new topic's first dispatch
   // for 2 to over 10 s: the consumer had its 1,000 permits, the backlog was there, and the
-  // broker's statistics showed nothing sent (likely the topic's transaction buffer recovering:
-  // the test standalone enables transactions).
+  // broker's statistics showed nothing sent (the topic's transaction buffer recovering: the test
+  // standalone enables transactions; scripts/lib/pulsar-dist.sh has what keeps a restarted one
+  // from holding new topics back for 30 s).
   static constexpr std::chrono::milliseconds kDueWithin = 30s;
 
   // Receives a message that must not be delivered before `due` (broker time). Embedded: checks
@@ -67,6 +71,21 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
   Message receiveNow(Consumer& consumer, std::chrono::milliseconds timeout = kDueWithin);
   // Asserts nothing arrives (waits `wait` of real time on Pulsar, 0 on embedded).
   void expectNothing(Consumer& consumer, std::chrono::milliseconds wait = 300ms);
+
+  // Runs `own` (an io_context of the test's, running handlers bound to it) until `finished()`
+  // holds or `timeout` of real time has passed, and says whether it holds. When it does not,
+  // closes the client first, so that every operation still pending ends (with an error) and its
+  // handler runs on `own` while `own` and what the handler refers to still exist: an io_context
+  // must outlive the operations whose handlers it runs, and a test that fails (a broker holding
+  // a new topic back longer than the wait) must not crash the test program.
+  bool runUntil(boost::asio::io_context& own, const std::function<bool()>& finished,
+                std::chrono::milliseconds timeout = kDueWithin + 10s);
+  template <class T>
+  bool runUntilReady(boost::asio::io_context& own, std::future<T>& done,
+                     std::chrono::milliseconds timeout = kDueWithin + 10s) {
+    return runUntil(
+        own, [&] { return done.wait_for(0s) == std::future_status::ready; }, timeout);
+  }
 
   // Everything currently in `topic`, read with a reader from the earliest message.
   std::vector<Message> readAll(const std::string& topic);
