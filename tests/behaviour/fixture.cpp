@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <boost/asio/post.hpp>
 #include <cstdint>
 #include <cstdlib>
 #include <mutex>
@@ -173,6 +174,18 @@ bool BehaviourTest::runUntil(boost::asio::io_context& own, const std::function<b
   own.restart();
   own.run_for(10s);
   return false;
+}
+
+void BehaviourTest::closeAndRunPendingHandlers() {
+  client_.close();
+  // Completions run on the client's thread in the order they were queued (one I/O thread, the
+  // default): once this marker has run, so have the handlers of every operation close() ended.
+  auto reached = std::make_shared<std::promise<void>>();
+  auto marker = reached->get_future();
+  boost::asio::post(client_.executor(), [reached] { reached->set_value(); });
+  if (marker.wait_for(10s) != std::future_status::ready) {
+    ADD_FAILURE() << "the client's thread did not run a posted function within 10 s of close()";
+  }
 }
 
 std::vector<Message> BehaviourTest::readAll(const std::string& topic) {

@@ -87,6 +87,18 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
         own, [&] { return done.wait_for(0s) == std::future_status::ready; }, timeout);
   }
 
+  // Waits up to `timeout` of real time for `done`, which a handler of the client's makes ready,
+  // and says whether it became ready. When it did not, closes the client (every operation still
+  // pending ends with errc::closed and its handler runs) and waits until the client's thread has
+  // run the handlers queued by then: a failing test returns and destroys what its handlers refer
+  // to, and that must fail the test, not crash the test program.
+  template <class T>
+  bool waitOrClose(std::future<T>& done, std::chrono::milliseconds timeout = kDueWithin + 10s) {
+    if (done.wait_for(timeout) == std::future_status::ready) return true;
+    closeAndRunPendingHandlers();
+    return false;
+  }
+
   // Everything currently in `topic`, read with a reader from the earliest message.
   std::vector<Message> readAll(const std::string& topic);
 
@@ -103,6 +115,8 @@ class BehaviourTest : public ::testing::TestWithParam<std::string> {
   }
 
  private:
+  void closeAndRunPendingHandlers();
+
   std::shared_ptr<ManualClock> manualClock_;
   Client client_;
   Admin admin_;
