@@ -14,8 +14,10 @@
 //
 // Blocks are kept by size class (multiples of 32 bytes, up to 1 KiB; larger requests go to
 // operator new): up to 64 per class in each thread, and batches of 32 shared between threads up
-// to 2 MiB in all; beyond that, freed blocks go back to operator delete. Under AddressSanitizer a
-// kept block is poisoned, so that a use after free is still reported.
+// to 2 MiB in all; beyond that, freed blocks go back to operator delete. Each allocation asks the
+// processor for the next block's first cache lines, for writing: a block freed on the other thread
+// is still in that core's cache. Under AddressSanitizer a kept block is poisoned, so that a use
+// after free is still reported.
 //
 // Thread safety: allocate and free from any thread; a block may be freed on another thread than
 // the one that allocated it.
