@@ -19,8 +19,8 @@ import sys
 NAME = re.compile(r"^b(\d+)-r(\d+)-(\d+)\.json$")
 
 
-def load(directory, phase):
-    """{(broker, round): {index: (rate, cpu_us, kernel_us, failed)}}"""
+def load(directory):
+    """{(broker, round): {index: {phase name: phase}}}: every run's result, read once."""
     rounds = {}
     for name in sorted(os.listdir(directory)):
         match = NAME.match(name)
@@ -29,14 +29,18 @@ def load(directory, phase):
         broker, round_, index = (int(part) for part in match.groups())
         with open(os.path.join(directory, name), encoding="utf-8") as f:
             result = json.load(f)
-        found = [p for p in result.get("phases", []) if p.get("name") == phase]
-        if not found:
-            sys.exit(f"perf_ab.py: {name} has no phase '{phase}'")
-        p = found[0]
-        kernel = p["cpuSystemSeconds"] / p["messages"] * 1e6 if p["messages"] else 0.0
-        rounds.setdefault((broker, round_), {})[index] = (
-            p["messagesPerSecond"], p["cpuMicrosPerMessage"], kernel, p.get("failed", 0))
+        rounds.setdefault((broker, round_), {})[index] = {
+            p.get("name"): p for p in result.get("phases", [])}
     return rounds
+
+
+def figures(phases, phase, where):
+    """(rate, cpu_us, kernel_us, failed) of `phase` in one run's phases."""
+    p = phases.get(phase)
+    if p is None:
+        sys.exit(f"perf_ab.py: {where} has no phase '{phase}'")
+    kernel = p["cpuSystemSeconds"] / p["messages"] * 1e6 if p["messages"] else 0.0
+    return p["messagesPerSecond"], p["cpuMicrosPerMessage"], kernel, p.get("failed", 0)
 
 
 def fit_at(points, rate):
@@ -62,14 +66,15 @@ def span(values, fmt):
     return f"{fmt(statistics.median(values))} [{fmt(min(values))}-{fmt(max(values))}]"
 
 
-def table(directory, phase, builds):
-    rounds = load(directory, phase)
-    complete = {key: runs for key, runs in rounds.items() if len(runs) == len(builds)}
+def table(rounds, phase, builds):
+    complete = [(key, runs) for key, runs in sorted(rounds.items()) if len(runs) == len(builds)]
     if not complete:
-        sys.exit(f"perf_ab.py: no complete round in {directory}")
-    runs = [[runs[i] for runs in complete.values()] for i in range(len(builds))]
-    common_rate = statistics.median(run[0] for build in runs for run in build)
-    failed = sum(run[3] for build in runs for run in build)
+        sys.exit("perf_ab.py: no complete round")
+    # by_build[i][k]: build i's figures in the k-th complete round
+    by_build = [[figures(runs[i], phase, f"broker {key[0]} round {key[1]} build {i + 1}")
+                 for key, runs in complete] for i in range(len(builds))]
+    common_rate = statistics.median(run[0] for build in by_build for run in build)
+    failed = sum(run[3] for build in by_build for run in build)
 
     print(f"\n  {phase}: {len(complete)} paired rounds; CPU per message of the whole process, "
           f"microseconds; 'at {common_rate:,.0f}/s': read off each build's line of CPU against "
@@ -77,12 +82,12 @@ def table(directory, phase, builds):
     header = ("build", "rate/s", "CPU us/msg", "kernel", f"at {common_rate:,.0f}/s",
               "CPU vs build 1, per round")
     rows = []
-    for i, build in enumerate(runs):
+    for i, build in enumerate(by_build):
         fitted = fit_at([(r[0], r[1]) for r in build], common_rate)
         if i == 0:
             paired = "-"
         else:
-            ratios = [runs_[i][1] / runs_[0][1] for runs_ in complete.values()]
+            ratios = [run[1] / first[1] for run, first in zip(build, by_build[0])]
             cheaper = sum(ratio < 1 for ratio in ratios)
             paired = (f"{span(ratios, lambda v: f'{v:.3f}')}, cheaper in {cheaper} of "
                       f"{len(ratios)} (sign test p {sign_test(cheaper, len(ratios)):.2g})")
@@ -101,8 +106,9 @@ def main(argv):
     if len(argv) < 4:
         sys.exit(__doc__)
     directory, phases, builds = argv[1], argv[2].split(","), argv[3:]
+    rounds = load(directory)
     for phase in phases:
-        table(directory, phase, builds)
+        table(rounds, phase, builds)
     print("\n  p: the chance of that many cheaper rounds if the builds cost the same. A change shows "
           "as a small p (under 0.05) with the fitted figures agreeing; about half the rounds "
           "cheaper is noise, whatever the median.")
