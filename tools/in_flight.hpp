@@ -2,8 +2,10 @@
 #pragma once
 
 #include <atomic>
+#include <boost/system/error_code.hpp>
 #include <condition_variable>
 #include <mutex>
+#include <optional>
 
 namespace reconsume::tools {
 
@@ -19,12 +21,21 @@ namespace reconsume::tools {
 //
 // Held by shared pointer, captured by each completion: the last release may still be returning
 // when waitForAll() has seen its permit. Thread safety: one thread (the harness's) calls acquire()
-// and waitForAll(); any thread calls release() and failures().
+// and waitForAll(); any thread calls release(), failures() and failed().
 class InFlight {
  public:
   explicit InFlight(int window) : window_(window), available_(window) {}
 
   void acquire() { take(1); }
+
+  // A completion: a failure when `ec` is set. The first failure's code is kept (firstFailure()).
+  void release(const boost::system::error_code& ec) {
+    if (ec) {
+      std::lock_guard<std::mutex> lock(firstMutex_);  // failures are rare: no cost on success
+      if (!first_) first_ = ec;
+    }
+    release(static_cast<bool>(ec));
+  }
 
   void release(bool failed) {
     if (failed) failures_.fetch_add(1, std::memory_order_relaxed);
@@ -45,6 +56,16 @@ class InFlight {
   }
 
   int failures() const { return failures_.load(std::memory_order_relaxed); }
+  // Whether an operation failed: the harness stops starting new ones (a phase with a failure
+  // measures a broken run, and one whose broker fails every send would wait a send timeout for
+  // each window of operations).
+  bool failed() const { return failures() > 0; }
+  // The code of the first failure released with one; nothing before, or when the failures were
+  // released as bare flags.
+  std::optional<boost::system::error_code> firstFailure() const {
+    std::lock_guard<std::mutex> lock(firstMutex_);
+    return first_;
+  }
 
  private:
   // Takes `permits` at once (one sending thread takes them: the harness's own).
@@ -70,6 +91,8 @@ class InFlight {
   std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<int> failures_{0};
+  mutable std::mutex firstMutex_;
+  std::optional<boost::system::error_code> first_;
 };
 
 }  // namespace reconsume::tools

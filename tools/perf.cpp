@@ -32,6 +32,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "broker_reads.hpp"
@@ -79,24 +80,39 @@ Usage usageNow() {
   return {micros(usage.ru_utime), micros(usage.ru_stime), usage.ru_maxrss};
 }
 
-// Runs `work` (which returns its failures) and measures it; its latencies are those of
-// histogram `latencyMetric` with `labels`, measured over this phase alone. The broker's counter is
-// read outside the measured time: the scrape's own CPU is not the phase's.
+// What a phase's operations came to. A phase stops starting operations at its first failure
+// (SPEC.md section 8, `perf`): `started` may be fewer than `requested`.
+struct Outcome {
+  int requested = 0;
+  int started = 0;
+  int failed = 0;
+  std::optional<boost::system::error_code> first;  // the first failure's code, if any
+  std::string stalled;  // why no more operations started without a failure (no next message)
+
+  // The phase's "failed" figure: failed, or never started.
+  int unsuccessful() const { return requested - started + failed; }
+};
+
+// Runs `work` (which returns its Outcome, into `outcome`) and measures it; its latencies are those
+// of histogram `latencyMetric` with `labels`, measured over this phase alone. The broker's counter
+// is read outside the measured time: the scrape's own CPU is not the phase's.
 template <typename Work>
-PerfPhase measure(const std::string& name, int messages, Client& client, BrokerReads& broker,
+PerfPhase measure(const std::string& name, Client& client, BrokerReads& broker,
                   const char* latencyOf, const char* latencyMetric, const MetricLabels& labels,
-                  Work work) {
+                  Outcome& outcome, Work work) {
   auto readBefore = broker.read();
   auto before = usageNow();
   auto start = Steady::now();
-  int failures = work();
+  outcome = work();
+  const int failures = outcome.unsuccessful();
   auto seconds = std::chrono::duration<double>(Steady::now() - start).count();
   auto after = usageNow();
   auto readAfter = readBefore ? broker.read() : std::nullopt;
   const auto system = after.systemMicros - before.systemMicros;
   const auto cpu = after.userMicros - before.userMicros + system;
+  // The rate counts what completed: a stopped phase's failures and unstarted operations do not.
   PerfPhase phase{name,
-                  messages,
+                  outcome.started - outcome.failed,
                   seconds,
                   static_cast<double>(cpu) / 1e6,
                   static_cast<double>(system) / 1e6,
@@ -110,41 +126,83 @@ PerfPhase measure(const std::string& name, int messages, Client& client, BrokerR
   return phase;
 }
 
-int publish(Producer& producer, int messages, const std::shared_ptr<const std::string>& payload,
-            int window) {
+// Room for one more operation, unless an operation failed meanwhile.
+bool acquireUnlessFailed(InFlight& inFlight) {
+  inFlight.acquire();
+  if (!inFlight.failed()) return true;
+  inFlight.release(false);  // the permit back, unused
+  return false;
+}
+
+Outcome finished(int requested, int started, const InFlight& inFlight) {
+  return {requested, started, inFlight.failures(), inFlight.firstFailure()};
+}
+
+Outcome publish(Producer& producer, int messages, const std::shared_ptr<const std::string>& payload,
+                int window) {
   auto inFlight = std::make_shared<InFlight>(window);
-  for (int i = 0; i < messages; ++i) {
-    inFlight->acquire();
+  int started = 0;
+  for (; started < messages && !inFlight->failed(); ++started) {
+    // A failure may come while waiting for room: nothing more starts after it (a send started
+    // then would wait out a whole send timeout of its own before the phase could end).
+    if (!acquireUnlessFailed(*inFlight)) break;
     OutgoingMessage message;
     message.sharedPayload = payload;
     producer.asyncSend(std::move(message), [inFlight](boost::system::error_code ec, MessageId) {
-      inFlight->release(static_cast<bool>(ec));
+      inFlight->release(ec);
     });
   }
   inFlight->waitForAll();
-  return inFlight->failures();
+  return finished(messages, started, *inFlight);
 }
 
 // Receives `messages` and hands each to `act`, which completes through the InFlight.
 template <typename Act>
-int receiveAll(Consumer& consumer, int messages, int window, std::chrono::milliseconds timeout,
-               Act act) {
+Outcome receiveAll(Consumer& consumer, int messages, int window, std::chrono::milliseconds timeout,
+                   Act act) {
   auto inFlight = std::make_shared<InFlight>(window);
   int started = 0;
-  for (; started < messages; ++started) {
+  std::string stalled;
+  for (; started < messages && !inFlight->failed(); ++started) {
     auto message = consumer.receive(timeout);
     if (!message) {
-      std::fprintf(stderr, "%s received %d of %d messages, then none for %s\n",
-                   red("error:", Stream::err).c_str(), started, messages,
-                   humanDuration(timeout).c_str());
+      stalled = "received " + std::to_string(started) + " of " + std::to_string(messages) +
+                " messages, then none for " + humanDuration(timeout);
       break;
     }
-    inFlight->acquire();
-    act(*message,
-        [inFlight](boost::system::error_code ec) { inFlight->release(static_cast<bool>(ec)); });
+    if (!acquireUnlessFailed(*inFlight)) break;  // the message comes back: it is not settled
+    act(*message, [inFlight](boost::system::error_code ec) { inFlight->release(ec); });
   }
   inFlight->waitForAll();
-  return (messages - started) + inFlight->failures();
+  auto outcome = finished(messages, started, *inFlight);
+  outcome.stalled = std::move(stalled);
+  return outcome;
+}
+
+// False, after saying so on stderr (errorJson's line when `json`), when `what` (a phase, or the
+// publishing before one) did not complete every operation: the run stops there.
+bool completed(const char* what, const char* operations, const Outcome& outcome, bool json) {
+  if (outcome.unsuccessful() == 0) return true;
+  std::string text = std::string(what) + " stopped: ";
+  std::error_code code = make_error_code(errc::timeout);  // the messages stopped coming
+  if (outcome.failed > 0) {
+    text += std::to_string(outcome.failed) + " of " + std::to_string(outcome.started) + " " +
+            operations + " failed";
+    if (outcome.first) {
+      code = *outcome.first;
+      text += " (the first: " + code.message() + ")";
+    }
+  } else {
+    text += outcome.stalled.empty() ? "no operation failed" : outcome.stalled;
+  }
+  text += "; " + std::to_string(outcome.requested - outcome.started) +
+          " not started, the later phases skipped";
+  if (json) {
+    std::fprintf(stderr, "%s\n", errorJson(text, code, 1).c_str());
+  } else {
+    std::fprintf(stderr, "%s %s\n", red("error:", Stream::err).c_str(), text.c_str());
+  }
+  return false;
 }
 
 std::string topicName(const char* phase) {
@@ -175,6 +233,8 @@ int runPerf(const PerfOptions& options) {
   }
   std::vector<PerfPhase> phases;
   const char* operationDuration = "messaging.client.operation.duration";
+  // The phases run in turn until one does not complete every operation (completed()).
+  bool complete = true;
   {
     auto topic = topicName("plain");
     ConsumerOptions consumerOptions;
@@ -190,22 +250,27 @@ int runPerf(const PerfOptions& options) {
     auto producer = client.createProducer(producerOptions);
     MetricLabels sends = {{"messaging.operation.name", "send"},
                           {"messaging.destination.name", topic}};
+    Outcome outcome;
     phases.push_back(
-        measure("publish", options.messages, client, broker, "send", operationDuration, sends,
+        measure("publish", client, broker, "send", operationDuration, sends, outcome,
                 [&] { return publish(producer, options.messages, payload, options.window); }));
-    MetricLabels acks = {{"messaging.operation.name", "ack"},
-                         {"messaging.destination.name", topic}};
-    phases.push_back(measure("consume + ack", options.messages, client, broker, "acknowledge",
-                             operationDuration, acks, [&] {
-                               return receiveAll(consumer, options.messages, options.window,
-                                                 timeout, [&](const Message& m, auto done) {
-                                                   consumer.asyncAcknowledge(m, std::move(done));
-                                                 });
-                             }));
+    complete = completed("publish", "sends", outcome, options.json);
+    if (complete) {
+      MetricLabels acks = {{"messaging.operation.name", "ack"},
+                           {"messaging.destination.name", topic}};
+      phases.push_back(measure("consume + ack", client, broker, "acknowledge", operationDuration,
+                               acks, outcome, [&] {
+                                 return receiveAll(consumer, options.messages, options.window,
+                                                   timeout, [&](const Message& m, auto done) {
+                                                     consumer.asyncAcknowledge(m, std::move(done));
+                                                   });
+                               }));
+      complete = completed("consume + ack", "acknowledgements", outcome, options.json);
+    }
     consumer.close();
     producer.close();
   }
-  {
+  if (complete) {
     auto topic = topicName("retry");
     ConsumerOptions consumerOptions;
     consumerOptions.topics = {topic};
@@ -220,19 +285,22 @@ int runPerf(const PerfOptions& options) {
     producerOptions.maxPendingMessages = static_cast<std::size_t>(options.window);
     producerOptions.batching.enabled = options.batching;
     auto producer = client.createProducer(producerOptions);
-    if (int failed = publish(producer, options.messages, payload, options.window); failed > 0) {
-      std::fprintf(stderr, "%s %d sends failed before the reconsume phase\n",
-                   red("error:", Stream::err).c_str(), failed);
+    const char* name = options.transactional ? "reconsume (txn)" : "reconsumeLater";
+    complete =
+        completed("publishing for the reconsume phase", "sends",
+                  publish(producer, options.messages, payload, options.window), options.json);
+    if (complete) {
+      Outcome outcome;
+      phases.push_back(measure(name, client, broker, "reconsumeLater", "reconsume.retry.duration",
+                               {{"messaging.consumer.group.name", "perf"}}, outcome, [&] {
+                                 return receiveAll(consumer, options.messages, options.window,
+                                                   timeout, [&](const Message& m, auto done) {
+                                                     consumer.asyncReconsumeLater(m,
+                                                                                  std::move(done));
+                                                   });
+                               }));
+      complete = completed(name, "reconsumeLater calls", outcome, options.json);
     }
-    phases.push_back(measure(options.transactional ? "reconsume (txn)" : "reconsumeLater",
-                             options.messages, client, broker, "reconsumeLater",
-                             "reconsume.retry.duration",
-                             {{"messaging.consumer.group.name", "perf"}}, [&] {
-                               return receiveAll(consumer, options.messages, options.window,
-                                                 timeout, [&](const Message& m, auto done) {
-                                                   consumer.asyncReconsumeLater(m, std::move(done));
-                                                 });
-                             }));
     consumer.close();
     producer.close();
   }
@@ -242,9 +310,7 @@ int runPerf(const PerfOptions& options) {
               options.ioThreads, options.transactional, options.batching, phases};
   run.brokerReadsProblem = broker.problem();
   std::fputs((options.json ? perfJson(run) : perfTable(run)).c_str(), stdout);
-  int failures = 0;
-  for (const auto& phase : phases) failures += phase.failures;
-  return failures == 0 ? 0 : 1;
+  return complete ? 0 : 1;
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <boost/json.hpp>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 
 #include "terminal.hpp"
 
@@ -25,6 +27,33 @@ std::string bookieReadsLine(const PerfRun& run) {
   return out + "\n";
 }
 
+// Per second and per message of what completed; nothing, rather than an infinity or NaN, for a
+// phase that stopped before any operation completed.
+std::optional<double> rate(const PerfPhase& phase) {
+  if (phase.messages <= 0 || phase.seconds <= 0) return std::nullopt;
+  return phase.messages / phase.seconds;
+}
+std::optional<double> cpuMicrosPerMessage(const PerfPhase& phase) {
+  if (phase.messages <= 0) return std::nullopt;
+  return phase.cpuSeconds / phase.messages * 1e6;
+}
+
+// `value` with `decimals` and `unit` in a column of `width`; "-" when there is none.
+std::string column(std::optional<double> value, int width, int decimals, const char* unit = "") {
+  char text[64];
+  if (value) {
+    std::snprintf(text, sizeof text, "%*.*f%s", width - static_cast<int>(std::strlen(unit)),
+                  decimals, *value, unit);
+  } else {
+    std::snprintf(text, sizeof text, "%*s", width, "-");
+  }
+  return text;
+}
+
+boost::json::value orNull(std::optional<double> value) {
+  return value ? boost::json::value(*value) : boost::json::value(nullptr);
+}
+
 }  // namespace
 
 std::string perfTable(const PerfRun& run) {
@@ -34,9 +63,9 @@ std::string perfTable(const PerfRun& run) {
                 "wall", "CPU", "CPU/msg", "peak RSS", "failed");
   out += line;
   for (const auto& phase : run.phases) {
-    std::snprintf(line, sizeof line, "  %-15s %11.0f %7.2fs %7.2fs %7.1fus %10s %7d\n",
-                  phase.name.c_str(), phase.messages / phase.seconds, phase.seconds,
-                  phase.cpuSeconds, phase.cpuSeconds / phase.messages * 1e6,
+    std::snprintf(line, sizeof line, "  %-15s %s %7.2fs %7.2fs %s %10s %7d\n", phase.name.c_str(),
+                  column(rate(phase), 11, 0).c_str(), phase.seconds, phase.cpuSeconds,
+                  column(cpuMicrosPerMessage(phase), 9, 1, "us").c_str(),
                   humanBytes(static_cast<std::uint64_t>(phase.peakRssKiB) * 1024).c_str(),
                   phase.failures);
     out += line;
@@ -62,10 +91,10 @@ std::string perfJson(const PerfRun& run) {
     phases.push_back({
         {"name", phase.name},
         {"messages", phase.messages},
-        {"messagesPerSecond", phase.messages / phase.seconds},
+        {"messagesPerSecond", orNull(rate(phase))},
         {"wallSeconds", phase.seconds},
         {"cpuSeconds", phase.cpuSeconds},
-        {"cpuMicrosPerMessage", phase.cpuSeconds / phase.messages * 1e6},
+        {"cpuMicrosPerMessage", orNull(cpuMicrosPerMessage(phase))},
         {"cpuSystemSeconds", phase.cpuSystemSeconds},
         {"peakRssBytes", static_cast<std::int64_t>(phase.peakRssKiB) * 1024},
         {"failed", phase.failures},

@@ -17,7 +17,7 @@ namespace reconsume::tools {
 
 struct PerfPhase {
   std::string name;
-  int messages = 0;
+  int messages = 0;  // completed: what the rate and CPU per message are over
   double seconds = 0;
   double cpuSeconds = 0;        // user + system
   double cpuSystemSeconds = 0;  // of cpuSeconds, in the kernel
@@ -42,8 +42,9 @@ struct PerfRun {
 // Two tables within 80 columns: rates and costs, then latencies in milliseconds; between them, on
 // Pulsar, the entries read back from the bookies per phase (or why they are unknown).
 std::string perfTable(const PerfRun& run);
-// {"url": …, "messages": …, "phases": [{"name", "messagesPerSecond", "wallSeconds",
-// "cpuSeconds", "cpuMicrosPerMessage", "cpuSystemSeconds", "peakRssBytes", "failed",
+// {"url": …, "messages": …, "phases": [{"name", "messages" (completed), "messagesPerSecond",
+// "wallSeconds", "cpuSeconds", "cpuMicrosPerMessage" (both null when none completed),
+// "cpuSystemSeconds", "peakRssBytes", "failed" (failed or not started),
 // "latency": {"of", "count", "p50", "p99", "p999"} (seconds), "bookieEntryReads" (null when
 // unknown)}], "bookieEntryReadsProblem" (only when unknown: why)}
 std::string perfJson(const PerfRun& run);

@@ -39,6 +39,9 @@ def figures(phases, phase, where):
     p = phases.get(phase)
     if p is None:
         sys.exit(f"perf_ab.py: {where} has no phase '{phase}'")
+    if p["messagesPerSecond"] is None:
+        sys.exit(f"perf_ab.py: {where}: phase '{phase}' completed no operation "
+                 f"({p.get('failed', 0)} failed or not started)")
     kernel = p["cpuSystemSeconds"] / p["messages"] * 1e6 if p["messages"] else 0.0
     return p["messagesPerSecond"], p["cpuMicrosPerMessage"], kernel, p.get("failed", 0)
 

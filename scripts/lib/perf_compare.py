@@ -66,6 +66,10 @@ def phase_samples(rounds, client, phase):
 
 
 def summarize(samples):
+    # A phase that stopped before any operation completed has no rate or CPU per message (null):
+    # its failures count, its figures cannot.
+    failed = sum(s["failed"] for s in samples)
+    samples = [s for s in samples if s.get("messagesPerSecond") is not None]
     if not samples:
         return None
 
@@ -92,7 +96,7 @@ def summarize(samples):
         "p50ms": statistics.median(values(lambda s: s["latency"]["p50"] * 1e3)),
         "p99ms": statistics.median(values(lambda s: s["latency"]["p99"] * 1e3)),
         "latencyOf": samples[0]["latency"]["of"],
-        "failed": sum(s["failed"] for s in samples),
+        "failed": failed,
     }
 
 

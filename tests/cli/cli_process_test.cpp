@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <boost/json.hpp>
 #include <chrono>
 #include <string>
 #include <vector>
@@ -50,6 +51,46 @@ TEST(CliProcess, PerfOnAnUnreachableBrokerFailsWithinItsTimeoutNamingItsTopic) {
   EXPECT_TRUE(mentions(run.err, "persistent://public/default/reconsume-perf-plain-")) << run.err;
   EXPECT_TRUE(mentions(run.err, broker.hostPort())) << run.err;
   EXPECT_FALSE(mentions(run.err, "PARTITIONED_METADATA")) << run.err;
+}
+
+// Every send fails on an embedded broker whose maximum message size the payload exceeds. Before
+// a phase stopped at its first failure, all of them were sent and failed, and the two consume
+// phases then waited out --timeout for messages that were never published (a broker whose bookie
+// turned read-only failed each window of sends after a 30 s send timeout: most of an hour).
+TEST(CliProcess, PerfStopsAtItsFirstFailureAndSkipsTheLaterPhases) {
+  auto run = reconsume({"perf", "--url", "embedded://perf-refusing?maxMessageSize=1000", "--size",
+                        "2000", "--messages", "5000", "--json"});
+  EXPECT_EQ(run.code, 1) << run.err;
+  auto result = boost::json::parse(run.out).as_object();
+  const auto& phases = result.at("phases").as_array();
+  ASSERT_EQ(phases.size(), 1u) << run.out;
+  const auto& publish = phases[0].as_object();
+  EXPECT_EQ(publish.at("name").as_string(), "publish");
+  // Nothing completed: no rate and no CPU per message rather than an infinity; every message
+  // failed or was never sent.
+  EXPECT_EQ(publish.at("messages").as_int64(), 0) << run.out;
+  EXPECT_TRUE(publish.at("messagesPerSecond").is_null()) << run.out;
+  EXPECT_TRUE(publish.at("cpuMicrosPerMessage").is_null()) << run.out;
+  EXPECT_EQ(publish.at("failed").as_int64(), 5000) << run.out;
+  // One JSON error, last on stderr (the library's warnings come before it): the phase, how many
+  // failed and were not started, the first failure's code.
+  const auto lastLine = run.err.substr(run.err.rfind('\n', run.err.size() - 2) + 1);
+  auto error = boost::json::parse(lastLine).as_object();
+  const std::string text(error.at("error").as_string());
+  EXPECT_TRUE(mentions(text, "publish stopped: ")) << text;
+  EXPECT_TRUE(mentions(text, " sends failed (the first: ")) << text;
+  EXPECT_TRUE(mentions(text, " not started, the later phases skipped")) << text;
+  EXPECT_TRUE(mentions(std::string(error.at("code").as_string()), "too large")) << lastLine;
+  EXPECT_EQ(error.at("exitCode").as_int64(), 1);
+
+  // The table says the same, with "-" where there is no figure.
+  run = reconsume({"perf", "--url", "embedded://perf-refusing-table?maxMessageSize=1000", "--size",
+                   "2000", "--messages", "5000"});
+  EXPECT_EQ(run.code, 1) << run.err;
+  EXPECT_TRUE(mentions(run.err, "error: publish stopped: ")) << run.err;
+  EXPECT_TRUE(mentions(run.out, "  publish                   -")) << run.out;
+  EXPECT_FALSE(mentions(run.out, "consume + ack")) << run.out;
+  EXPECT_FALSE(mentions(run.out, "reconsumeLater")) << run.out;
 }
 
 TEST(CliProcess, DlqVerbsOnAnUnreachableBrokerFailWithinTheirTimeoutNamingTheTopic) {

@@ -75,5 +75,21 @@ TEST(InFlight, ASleepingAcquireWakesForTheReleaseOfAnotherThread) {
   EXPECT_EQ(inFlight.failures(), 0);
 }
 
+TEST(InFlight, KeepsTheFirstFailuresCodeAndSaysThatOneFailed) {
+  InFlight inFlight(4);
+  for (int i = 0; i < 4; ++i) inFlight.acquire();
+  inFlight.release(boost::system::error_code());
+  EXPECT_FALSE(inFlight.failed());
+  EXPECT_FALSE(inFlight.firstFailure().has_value());
+  inFlight.release(make_error_code(boost::system::errc::timed_out));
+  EXPECT_TRUE(inFlight.failed());
+  inFlight.release(make_error_code(boost::system::errc::connection_refused));
+  inFlight.release(boost::system::error_code());
+  inFlight.waitForAll();
+  EXPECT_EQ(inFlight.failures(), 2);
+  ASSERT_TRUE(inFlight.firstFailure().has_value());
+  EXPECT_EQ(*inFlight.firstFailure(), make_error_code(boost::system::errc::timed_out));
+}
+
 }  // namespace
 }  // namespace reconsume::tools
