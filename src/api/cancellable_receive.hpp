@@ -42,7 +42,8 @@ void startCancellableReceive(client::ConsumerImpl& core,
         case Outcome::failed:
           break;
       }
-      client->log().warn(std::string(operation) + ": " + result.status.message);
+      client->failureLog().warn(operation, result.status.code,
+                                std::string(operation) + ": " + result.status.message);
       return std::tuple(toErrorCode(result.status), Value());
     });
   };

@@ -114,7 +114,10 @@ void Client::startNewTransaction(
       [completion = std::move(done), impl](
           const detail::Status& status,
           std::shared_ptr<detail::client::TransactionImpl> transaction) {
-        if (!status.ok()) impl->log().warn("asyncNewTransaction: " + status.message);
+        if (!status.ok()) {
+          impl->failureLog().warn("asyncNewTransaction", status.code,
+                                  "asyncNewTransaction: " + status.message);
+        }
         completion.complete(detail::api::toErrorCode(status), Transaction(std::move(transaction)));
       });
 }

@@ -61,7 +61,10 @@ auto completeThrough(ClientPointer client, detail::Completion<void(boost::system
   // Runs once (the Callback contract): the completion moves on, not copied — a copy's reference
   // count, taken here and released after the handler ran, is two atomic operations per call.
   return [completion = std::move(done), client, operation](const Status& status) mutable {
-    if (!status.ok()) client->log().warn(std::string(operation) + ": " + status.message);
+    if (!status.ok()) {
+      client->failureLog().warn(operation, status.code,
+                                std::string(operation) + ": " + status.message);
+    }
     client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status)](
                          boost::asio::io_context& io) { completion.completeOn(io, code); });
   };

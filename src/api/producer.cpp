@@ -66,7 +66,7 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
     if (status.code == errc::producer_busy) {
       client->log().debug("asyncSend: " + status.message);
     } else if (!status.ok()) {
-      client->log().warn("asyncSend: " + status.message);
+      client->failureLog().warn("asyncSend", status.code, "asyncSend: " + status.message);
     }
     client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status),
                       id](boost::asio::io_context& io) { completion.completeOn(io, code, id); });

@@ -41,8 +41,10 @@ void Transaction::startEnd(const Impl& impl, bool commit, Done done) {
   auto finish = [completion = std::move(done), client, commit,
                  id = impl->backend()->id()](const detail::Status& status) {
     if (!status.ok()) {
-      client->log().warn(std::string(commit ? "asyncCommit " : "asyncAbort ") + id.toString() +
-                         ": " + status.message);
+      const char* operation = commit ? "asyncCommit" : "asyncAbort";
+      client->failureLog().warn(
+          operation, status.code,
+          std::string(operation) + " " + id.toString() + ": " + status.message);
     }
     completion.complete(detail::api::toErrorCode(status));
   };

@@ -59,6 +59,7 @@ ClientImpl::ClientImpl(ServiceUrl url, ClientOptions options)
       options_(std::move(options)),
       log_(options_.logger, options_.logLevel),
       runtime_(std::make_shared<Runtime>(options_.ioThreads)),
+      failureLog_(std::make_shared<FailureLog>(log_, runtime_->io.get_executor())),
       sendLimits_(std::make_shared<ClientSendLimits>(options_.memoryLimit, runtime_->io,
                                                      SteadyClock::real())),
       metrics_(std::make_shared<MetricsRegistry>(options_.metricsSink)) {
@@ -72,6 +73,7 @@ ClientImpl::~ClientImpl() {
   // operations nobody can observe any more.
   if (!closed()) close([](const Status&) {});
   stopThreads();
+  failureLog_->flush();  // a summary still pending would never run now
 }
 
 void ClientImpl::stopThreads() {
@@ -114,7 +116,9 @@ void ClientImpl::close(Callback<> done) {
   // Everything below may outlive this object (the destructor closes too): it holds what it uses.
   auto backend = backend_;
   std::weak_ptr<Runtime> runtime = runtime_;
-  auto closedAll = [this, self = weak_from_this(), done](const Status&) {
+  auto closedAll = [this, self = weak_from_this(), done, failureLog = failureLog_](const Status&) {
+    // The failures of what the close ended are told before the close completes.
+    failureLog->flush();
     std::vector<Callback<>> waiters;
     if (auto alive = self.lock()) {
       std::lock_guard lock(closeMutex_);

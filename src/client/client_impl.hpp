@@ -17,6 +17,7 @@
 #include "client/completion_inbox.hpp"
 #include "client/metrics_endpoint.hpp"
 #include "client/send_limits.hpp"
+#include "common/failure_log.hpp"
 #include "common/log.hpp"
 #include "common/metrics_registry.hpp"
 #include "common/open_handles.hpp"
@@ -45,6 +46,8 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
   // the producers' publish times run on.
   bool systemClock() const { return systemClock_; }
   const Log& log() const { return log_; }
+  // Where failed asynchronous calls are warned about, one warning per kind and burst.
+  FailureLog& failureLog() { return *failureLog_; }
   const ClientOptions& options() const { return options_; }
   const ServiceUrl& url() const { return url_; }
   // ClientOptions::memoryLimit, shared by every producer of this client.
@@ -104,6 +107,7 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
     std::vector<std::thread> threads;
   };
   std::shared_ptr<Runtime> runtime_;
+  std::shared_ptr<FailureLog> failureLog_;  // its bursts end on runtime_'s context
   std::shared_ptr<ClientSendLimits> sendLimits_;
   std::shared_ptr<MetricsRegistry> metrics_;
   std::shared_ptr<MetricsEndpoint> endpoint_;  // null without ClientOptions::metricsListen

@@ -88,9 +88,11 @@ void ConsumerImpl::answered(std::size_t slot, const MessageData& data,
     return done(status);
   }
   if (!status.ok()) {
-    client_->log().warn("the grouped acknowledgement of " + data.id.toString() + " on " +
-                        data.topic.str() + " failed (" + status.message +
-                        "): the message will be delivered again");
+    // A lost connection fails a whole group at once: one warning and a count (failure_log.hpp).
+    client_->failureLog().warn("grouped acknowledgements", status.code,
+                               "the grouped acknowledgement of " + data.id.toString() + " on " +
+                                   data.topic.str() + " failed (" + status.message +
+                                   "): the message will be delivered again");
   }
 }
 

@@ -3,7 +3,9 @@
 // too_large naming the limit, on send and asyncSend, for the application's producers and for the
 // retry layer's; the limits of a full queue are tested in tests/unit/send_limits_test.cpp and
 // against a paused broker by reconsume_integration_load.
+#include <boost/asio/post.hpp>
 #include <future>
+#include <mutex>
 
 #include "fixture.hpp"
 
@@ -62,6 +64,43 @@ TEST_P(SendLimits, TheRetryProducerSharesTheClientsMemoryLimit) {
   auto message = receiveNow(consumer);
   expectTooLarge([&] { consumer.reconsumeLater(message); }, "memoryLimit 2000");
   client.close();
+}
+
+// A failed asyncSend's text reaches the application only through the log. Failures of one event
+// (here two hundred sends refused inside one handler; on a broker, a send timeout or a lost
+// connection failing a window of them) are one warning with the first one's text and one line
+// counting the others (common/failure_log.hpp), not a warning each.
+TEST_P(SendLimits, ABurstOfFailedAsyncSendsIsOneWarningAndACount) {
+  std::mutex mutex;
+  std::vector<std::string> warnings;
+  ClientOptions options;
+  options.memoryLimit = 1000;
+  options.logger = [&](LogLevel level, std::string_view message) {
+    std::lock_guard lock(mutex);
+    if (level == LogLevel::warn) warnings.emplace_back(message);
+  };
+  auto client = connectAnotherClient(options);
+  auto producer = client.createProducer(uniqueTopic("failure-burst"));
+  constexpr int kSends = 200;
+  std::promise<int> allFailed;
+  int failed = 0;  // counted on the client's one I/O thread
+  boost::asio::post(client.executor(), [&] {
+    for (int i = 0; i < kSends; ++i) {
+      OutgoingMessage big;
+      big.payload = std::string(1001, 'x');
+      producer.asyncSend(big, [&](boost::system::error_code ec, MessageId) {
+        EXPECT_EQ(ec, errc::too_large);
+        if (++failed == kSends) allFailed.set_value(failed);
+      });
+    }
+  });
+  EXPECT_EQ(allFailed.get_future().get(), kSends);
+  client.close();  // tells a summary still pending
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(warnings.size(), 2u) << ::testing::PrintToString(warnings);
+  EXPECT_TRUE(warnings[0].starts_with("asyncSend: ")) << warnings[0];
+  EXPECT_NE(warnings[0].find("memoryLimit 1000"), std::string::npos) << warnings[0];
+  EXPECT_EQ(warnings[1], "asyncSend: 199 more failed (message too large) since the warning above");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SendLimits, ::testing::ValuesIn(serviceUrls()), backendName);
