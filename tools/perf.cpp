@@ -193,7 +193,7 @@ bool completed(const char* what, const char* operations, const Outcome& outcome,
       text += " (the first: " + code.message() + ")";
     }
   } else {
-    text += outcome.stalled.empty() ? "no operation failed" : outcome.stalled;
+    text += outcome.stalled;  // nothing failed: the messages stopped coming (receiveAll)
   }
   text += "; " + std::to_string(outcome.requested - outcome.started) +
           " not started, the later phases skipped";
