@@ -37,29 +37,9 @@ void BatchBuilder::add(const OutgoingData& message, std::uint64_t sequenceId) {
   add(std::move(metadata), message.payload.view());
 }
 
-void BatchBuilder::fillSingleMetadata(const OutgoingData& message,
-                                      proto::SingleMessageMetadata& metadata) {
-  for (const auto [key, value] : message.properties) {
-    auto& property = *metadata.add_properties();
-    property.set_key(key.data(), key.size());
-    property.set_value(value.data(), value.size());
-  }
-  if (message.key) {
-    metadata.set_partition_key(*message.key);
-    if (message.keyIsBase64) metadata.set_partition_key_b64_encoded(true);
-  }
-  if (message.orderingKey) metadata.set_ordering_key(*message.orderingKey);
-  if (message.eventTime) {
-    using std::chrono::duration_cast;
-    using std::chrono::milliseconds;
-    metadata.set_event_time(static_cast<std::uint64_t>(
-        duration_cast<milliseconds>(message.eventTime->time_since_epoch()).count()));
-  }
-}
-
 proto::SingleMessageMetadata BatchBuilder::singleMetadata(const OutgoingData& message) {
   proto::SingleMessageMetadata metadata;
-  fillSingleMetadata(message, metadata);
+  fillMessageFields(message, metadata);
   return metadata;
 }
 

@@ -87,8 +87,6 @@ class BatchBuilder {
                     std::optional<std::uint64_t> deliverAtMs = std::nullopt);
 
  private:
-  static void fillSingleMetadata(const OutgoingData& message,
-                                 proto::SingleMessageMetadata& metadata);
   proto::MessageMetadata entryMetadata(const SendContext& context,
                                        std::optional<std::uint64_t> deliverAtMs) const;
   // The headroom, before the first message.

@@ -16,20 +16,7 @@ EncodedMessage encodeMessage(const OutgoingData& message, const SendContext& con
   metadata.set_producer_name(context.producerName);
   metadata.set_sequence_id(context.sequenceId);
   metadata.set_publish_time(context.publishTimeMs);
-  for (const auto [key, value] : message.properties) {
-    auto& property = *metadata.add_properties();
-    property.set_key(key.data(), key.size());
-    property.set_value(value.data(), value.size());
-  }
-  if (message.key) {
-    metadata.set_partition_key(*message.key);
-    if (message.keyIsBase64) metadata.set_partition_key_b64_encoded(true);
-  }
-  if (message.orderingKey) metadata.set_ordering_key(*message.orderingKey);
-  if (message.eventTime) {
-    metadata.set_event_time(static_cast<std::uint64_t>(
-        duration_cast<milliseconds>(message.eventTime->time_since_epoch()).count()));
-  }
+  fillMessageFields(message, metadata);
   if (message.deliverAt) {
     metadata.set_deliver_at_time(
         duration_cast<milliseconds>(message.deliverAt->time_since_epoch()).count());

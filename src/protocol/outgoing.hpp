@@ -7,6 +7,7 @@
 // Thread safety: pure functions.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +36,28 @@ struct EncodedMessage {
   // Bytes counted against the broker's maximum message size: metadata plus payload.
   std::size_t size() const { return metadata.ByteSizeLong() + payload.size(); }
 };
+
+// The fields a message's own metadata carries in either form — MessageMetadata for a message
+// sent alone, SingleMessageMetadata inside a batch (their setters share names): properties,
+// partition key and its base64 flag, ordering key, event time.
+template <typename Metadata>
+void fillMessageFields(const OutgoingData& message, Metadata& metadata) {
+  for (const auto [key, value] : message.properties) {
+    auto& property = *metadata.add_properties();
+    property.set_key(key.data(), key.size());
+    property.set_value(value.data(), value.size());
+  }
+  if (message.key) {
+    metadata.set_partition_key(*message.key);
+    if (message.keyIsBase64) metadata.set_partition_key_b64_encoded(true);
+  }
+  if (message.orderingKey) metadata.set_ordering_key(*message.orderingKey);
+  if (message.eventTime) {
+    metadata.set_event_time(static_cast<std::uint64_t>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(message.eventTime->time_since_epoch())
+            .count()));
+  }
+}
 
 // Metadata from the message: properties, partition key (and its base64 flag), ordering key, event
 // time, deliver_at_time, plus producer name, sequence id, publish time and compression from the
