@@ -28,18 +28,13 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/say.sh
+source "$script_dir/lib/say.sh"
 repo_root=$(cd "$script_dir/.." && pwd)
 python=/usr/bin/python3  # Debian's, standard library only
 
 brokers=2 rounds=8 messages=100000
 conf=() builds=() phases=()
-
-say() { echo "perf-ab.sh: $*" >&2; }
-die() {
-  say "ERROR: $*"
-  exit 1
-}
-usage() { sed -n '2,/^set -euo/{/^set -euo/!s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; }
 
 while (($# > 0)); do
   case $1 in

@@ -52,6 +52,8 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/say.sh
+source "$script_dir/lib/say.sh"
 repo_root=$(cd "$script_dir/.." && pwd)
 jar="$repo_root/tests/interop/target/reconsume-interop.jar"
 python=/usr/bin/python3  # Debian's, standard library only (not a pyenv one from PATH)
@@ -61,13 +63,6 @@ url=pulsar://localhost:6650
 admin_url=""
 reconsume="$repo_root/build/tools/reconsume"
 json_out=""
-
-say() { echo "perf-compare.sh: $*" >&2; }
-die() {
-  say "ERROR: $*"
-  exit 1
-}
-usage() { sed -n '2,/^set -euo/{/^set -euo/!s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; }
 
 while (($# > 0)); do
   case $1 in

@@ -61,6 +61,8 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/say.sh
+source "$script_dir/lib/say.sh"
 repo_root=$(cd "$script_dir/.." && pwd)
 # version, home, dist, fetch_distribution, set_conf, apply_test_broker_settings
 # shellcheck source-path=SCRIPTDIR source=lib/pulsar-dist.sh
@@ -82,12 +84,6 @@ broker_mem=${RECONSUME_CLUSTER_BROKER_MEM:-"-Xms128m -Xmx512m -XX:MaxDirectMemor
 start_timeout=${RECONSUME_CLUSTER_START_TIMEOUT:-180}
 stop_timeout=${RECONSUME_CLUSTER_STOP_TIMEOUT:-60}
 components=(zookeeper bookie broker-1 broker-2)
-
-say() { echo "pulsar-cluster.sh: $*" >&2; }
-die() {
-  say "ERROR: $*"
-  exit 1
-}
 
 # ---------------------------------------------------------------------------------------------
 # Names, ports, URLs

@@ -49,6 +49,8 @@
 set -euo pipefail
 
 script_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=lib/say.sh
+source "$script_dir/lib/say.sh"
 repo_root=$(cd "$script_dir/.." && pwd)
 # The distribution (version, home, dist, fetch_distribution) and the broker settings the tests
 # rely on (set_conf, apply_test_broker_settings), shared with scripts/pulsar-cluster.sh.
@@ -65,12 +67,6 @@ web_tls_port=8443
 broker_port=6650
 broker_tls_port=6651
 super_user=reconsume-admin
-
-say() { echo "pulsar.sh: $*" >&2; }
-die() {
-  say "ERROR: $*"
-  exit 1
-}
 
 # ---------------------------------------------------------------------------------------------
 # Distribution and configuration
