@@ -4,33 +4,18 @@
 // RECONSUME_PULSAR_SECURE_DIR.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "admin/http_admin.hpp"
 #include "common/service_url.hpp"
 #include "integration/java_interop.hpp"
 #include "integration/pulsar_environment.hpp"
+#include "integration/secure_standalone.hpp"
 #include "reconsume/error.hpp"
 
 namespace reconsume::integration {
 namespace {
 
-class HttpAdminSecure : public ::testing::Test {
+class HttpAdminSecure : public SecureStandaloneTest {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(pulsar().secureDir.has_value())
-        << "RECONSUME_PULSAR_SECURE_DIR is not set: run these tests through "
-           "scripts/with-pulsar.sh --secure <dir> (ctest -R reconsume_integration_secure)";
-  }
-
-  static std::string file(std::string_view name) {
-    std::ifstream in(pulsar().secureFile(name));
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
   static AdminOptions options(std::string caFile, std::string token) {
     AdminOptions o;
     o.tls.caFile = std::move(caFile);

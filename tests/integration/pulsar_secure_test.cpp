@@ -5,10 +5,8 @@
 // broker's words, and they come at once, not after a timeout of retries.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <sstream>
-
 #include "integration/pulsar_environment.hpp"
+#include "integration/secure_standalone.hpp"
 #include "reconsume/reconsume.hpp"
 
 namespace reconsume::integration {
@@ -16,21 +14,8 @@ namespace {
 
 using namespace std::chrono_literals;
 
-class PulsarSecure : public ::testing::Test {
+class PulsarSecure : public SecureStandaloneTest {
  protected:
-  void SetUp() override {
-    ASSERT_TRUE(pulsar().secureDir.has_value())
-        << "RECONSUME_PULSAR_SECURE_DIR is not set: run these tests through "
-           "scripts/with-pulsar.sh --secure <dir> (ctest -R reconsume_integration_secure)";
-  }
-
-  static std::string file(std::string_view name) {
-    std::ifstream in(pulsar().secureFile(name));
-    std::stringstream text;
-    text << in.rdbuf();
-    return text.str();
-  }
-
   static ClientOptions options(std::string caFile, std::string token) {
     ClientOptions o;
     o.tls.caFile = std::move(caFile);
