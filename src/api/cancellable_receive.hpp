@@ -27,9 +27,10 @@ void startCancellableReceive(client::ConsumerImpl& core,
   using client::AsyncReceive;
   using Outcome = AsyncReceive::Outcome;
   auto slot = done.cancellationSlot();
-  auto finish = [completion = std::move(done), client = core.clientPtr(), operation,
-                 wrap](AsyncReceive::Step step) {
-    completion.completeAfter([step = std::move(step), client, operation, wrap] {
+  // The consumer is compared in the failure log, never read (it may be gone by then).
+  auto finish = [completion = std::move(done), client = core.clientPtr(), operation, wrap,
+                 consumer = static_cast<const void*>(&core)](AsyncReceive::Step step) {
+    completion.completeAfter([step = std::move(step), client, operation, wrap, consumer] {
       auto result = step();
       switch (result.outcome) {
         case Outcome::message:
@@ -42,7 +43,7 @@ void startCancellableReceive(client::ConsumerImpl& core,
         case Outcome::failed:
           break;
       }
-      client->failureLog().warn(operation, result.status.code,
+      client->failureLog().warn(operation, result.status.code, {consumer, "consumer"},
                                 std::string(operation) + ": " + result.status.message);
       return std::tuple(toErrorCode(result.status), Value());
     });

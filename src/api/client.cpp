@@ -115,7 +115,7 @@ void Client::startNewTransaction(
           const detail::Status& status,
           std::shared_ptr<detail::client::TransactionImpl> transaction) {
         if (!status.ok()) {
-          impl->failureLog().warn("asyncNewTransaction", status.code,
+          impl->failureLog().warn("asyncNewTransaction", status.code, {},
                                   "asyncNewTransaction: " + status.message);
         }
         completion.complete(detail::api::toErrorCode(status), Transaction(std::move(transaction)));

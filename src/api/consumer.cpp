@@ -55,14 +55,15 @@ void deadLetterWith(const detail::client::ConsumerImpl& core, detail::retry::Rec
 // Adapts a public Completion to an internal callback, logging the text of a failure. The handler
 // runs with the client's other completions (client/completion_inbox.hpp). `client` is a
 // shared_ptr, or a plain pointer where the caller knows the client outlives the callback.
+// `consumer` names the failure's source in the log: compared there, never read.
 template <typename ClientPointer>
 auto completeThrough(ClientPointer client, detail::Completion<void(boost::system::error_code)> done,
-                     const char* operation) {
+                     const char* operation, const detail::client::ConsumerImpl* consumer) {
   // Runs once (the Callback contract): the completion moves on, not copied — a copy's reference
   // count, taken here and released after the handler ran, is two atomic operations per call.
-  return [completion = std::move(done), client, operation](const Status& status) mutable {
+  return [completion = std::move(done), client, operation, consumer](const Status& status) mutable {
     if (!status.ok()) {
-      client->failureLog().warn(operation, status.code,
+      client->failureLog().warn(operation, status.code, {consumer, "consumer"},
                                 std::string(operation) + ": " + status.message);
     }
     client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status)](
@@ -73,7 +74,7 @@ auto completeThrough(ClientPointer client, detail::Completion<void(boost::system
 // A grouped acknowledgement can complete after its consumer is gone: the client is held.
 auto completeWith(detail::client::ConsumerImpl& consumer,
                   detail::Completion<void(boost::system::error_code)> done, const char* operation) {
-  return completeThrough(consumer.clientPtr(), std::move(done), operation);
+  return completeThrough(consumer.clientPtr(), std::move(done), operation, &consumer);
 }
 
 // reconsumeLater and deadLetter complete while their move holds the consumer, and so the client
@@ -82,7 +83,7 @@ auto completeWith(detail::client::ConsumerImpl& consumer,
 auto completeRetryWith(detail::client::ConsumerImpl& consumer,
                        detail::Completion<void(boost::system::error_code)> done,
                        const char* operation) {
-  return completeThrough(&consumer.client(), std::move(done), operation);
+  return completeThrough(&consumer.client(), std::move(done), operation, &consumer);
 }
 
 }  // namespace

@@ -58,15 +58,17 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
                          detail::Completion<void(boost::system::error_code, MessageId)> done,
                          const Transaction& transaction) {
   auto client = impl->client().shared_from_this();
-  // Runs once (the Callback contract): the completion moves into what completes it.
-  auto finish = [completion = std::move(done), client](const detail::Status& status,
-                                                       const MessageId& id) mutable {
+  // Runs once (the Callback contract): the completion moves into what completes it. The producer
+  // names the failure's source in the log (compared only: it may be gone when a send fails).
+  auto finish = [completion = std::move(done), client, source = impl.get()](
+                    const detail::Status& status, const MessageId& id) mutable {
     // A refused send is the caller's to handle (blockIfQueueFull off): one warning per refusal
     // would flood the log exactly when the broker is slow.
     if (status.code == errc::producer_busy) {
       client->log().debug("asyncSend: " + status.message);
     } else if (!status.ok()) {
-      client->failureLog().warn("asyncSend", status.code, "asyncSend: " + status.message);
+      client->failureLog().warn("asyncSend", status.code, {source, "producer"},
+                                "asyncSend: " + status.message);
     }
     client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status),
                       id](boost::asio::io_context& io) { completion.completeOn(io, code, id); });

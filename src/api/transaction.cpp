@@ -43,7 +43,7 @@ void Transaction::startEnd(const Impl& impl, bool commit, Done done) {
     if (!status.ok()) {
       const char* operation = commit ? "asyncCommit" : "asyncAbort";
       client->failureLog().warn(
-          operation, status.code,
+          operation, status.code, {},
           std::string(operation) + " " + id.toString() + ": " + status.message);
     }
     completion.complete(detail::api::toErrorCode(status));

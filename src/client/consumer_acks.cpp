@@ -89,7 +89,7 @@ void ConsumerImpl::answered(std::size_t slot, const MessageData& data,
   }
   if (!status.ok()) {
     // A lost connection fails a whole group at once: one warning and a count (failure_log.hpp).
-    client_->failureLog().warn("grouped acknowledgements", status.code,
+    client_->failureLog().warn("grouped acknowledgements", status.code, {this, "consumer"},
                                "the grouped acknowledgement of " + data.id.toString() + " on " +
                                    data.topic.str() + " failed (" + status.message +
                                    "): the message will be delivered again");

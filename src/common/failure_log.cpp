@@ -5,7 +5,8 @@
 
 namespace reconsume::detail {
 
-void FailureLog::warn(std::string_view operation, std::error_code code, std::string_view text) {
+void FailureLog::warn(std::string_view operation, std::error_code code, FailureSource source,
+                      std::string_view text) {
   if (!log_.enabled(LogLevel::warn)) return;
   bool post = false;
   {
@@ -14,11 +15,16 @@ void FailureLog::warn(std::string_view operation, std::error_code code, std::str
       return kind.code == code && kind.operation == operation;
     });
     if (same != burst_.end()) {
-      ++same->more;
-      return;
+      const bool newSource = same->sources.insert(source.handle).second;
+      if (!newSource || same->warned >= kWarnedHandles) {
+        ++same->more;
+        return;
+      }
+      ++same->warned;  // a handle not heard from yet: its own text
+    } else {
+      burst_.push_back({std::string(operation), code, source.noun, {source.handle}});
+      post = !std::exchange(flushPosted_, true);
     }
-    burst_.push_back({std::string(operation), code, 0});
-    post = !std::exchange(flushPosted_, true);
   }
   log_.warn(text);
   if (post) {
@@ -38,8 +44,15 @@ void FailureLog::flush() {
   }
   for (const auto& kind : burst) {
     if (kind.more == 0) continue;
-    log_.warn(kind.operation + ": " + std::to_string(kind.more) + " more failed (" +
-              kind.code.message() + ") since the warning above");
+    std::string line = kind.operation + ": " + std::to_string(kind.more) + " more failed (" +
+                       kind.code.message() + ") since the warning";
+    if (kind.sources.size() == 1) {
+      line += " above";
+    } else {
+      line += "s above, from " + std::to_string(kind.sources.size()) + " " +
+              (kind.noun ? kind.noun : "source") + "s";
+    }
+    log_.warn(line);
   }
 }
 

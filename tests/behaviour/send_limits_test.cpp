@@ -6,6 +6,8 @@
 #include <boost/asio/post.hpp>
 #include <future>
 #include <mutex>
+#include <string>
+#include <vector>
 
 #include "fixture.hpp"
 
@@ -13,6 +15,23 @@ namespace reconsume::behaviour {
 namespace {
 
 class SendLimits : public BehaviourTest {};
+
+// The warnings a client logs (its logger runs on any thread), with a memory limit that a payload
+// of 1,001 bytes can never fit: each such send fails at once.
+struct LoggedWarnings {
+  std::mutex mutex;
+  std::vector<std::string> lines;
+
+  ClientOptions clientOptions() {
+    ClientOptions options;
+    options.memoryLimit = 1000;
+    options.logger = [this](LogLevel level, std::string_view message) {
+      std::lock_guard lock(mutex);
+      if (level == LogLevel::warn) lines.emplace_back(message);
+    };
+    return options;
+  }
+};
 
 void expectTooLarge(const std::function<void()>& call, const std::string& limit) {
   try {
@@ -71,15 +90,8 @@ TEST_P(SendLimits, TheRetryProducerSharesTheClientsMemoryLimit) {
 // connection failing a window of them) are one warning with the first one's text and one line
 // counting the others (common/failure_log.hpp), not a warning each.
 TEST_P(SendLimits, ABurstOfFailedAsyncSendsIsOneWarningAndACount) {
-  std::mutex mutex;
-  std::vector<std::string> warnings;
-  ClientOptions options;
-  options.memoryLimit = 1000;
-  options.logger = [&](LogLevel level, std::string_view message) {
-    std::lock_guard lock(mutex);
-    if (level == LogLevel::warn) warnings.emplace_back(message);
-  };
-  auto client = connectAnotherClient(options);
+  LoggedWarnings logged;
+  auto client = connectAnotherClient(logged.clientOptions());
   auto producer = client.createProducer(uniqueTopic("failure-burst"));
   constexpr int kSends = 200;
   std::promise<int> allFailed;
@@ -96,11 +108,48 @@ TEST_P(SendLimits, ABurstOfFailedAsyncSendsIsOneWarningAndACount) {
   });
   EXPECT_EQ(allFailed.get_future().get(), kSends);
   client.close();  // tells a summary still pending
-  std::lock_guard lock(mutex);
+  std::lock_guard lock(logged.mutex);
+  const auto& warnings = logged.lines;
   ASSERT_EQ(warnings.size(), 2u) << ::testing::PrintToString(warnings);
   EXPECT_TRUE(warnings[0].starts_with("asyncSend: ")) << warnings[0];
   EXPECT_NE(warnings[0].find("memoryLimit 1000"), std::string::npos) << warnings[0];
   EXPECT_EQ(warnings[1], "asyncSend: 199 more failed (message too large) since the warning above");
+}
+
+// Two producers failing alike in one burst: each one's first failure is a warning of its own, so
+// that both topics show, and the summary counts the rest and says they came from two producers.
+TEST_P(SendLimits, ABurstOfFailuresFromTwoProducersWarnsForEachAndCountsTheRest) {
+  LoggedWarnings logged;
+  auto client = connectAnotherClient(logged.clientOptions());
+  const auto orders = uniqueTopic("failure-burst-orders");
+  const auto payments = uniqueTopic("failure-burst-payments");
+  auto ordersProducer = client.createProducer(orders);
+  auto paymentsProducer = client.createProducer(payments);
+  constexpr int kSendsEach = 100;
+  std::promise<int> allFailed;
+  int failed = 0;  // counted on the client's one I/O thread
+  boost::asio::post(client.executor(), [&] {
+    for (int i = 0; i < kSendsEach; ++i) {
+      for (auto* producer : {&ordersProducer, &paymentsProducer}) {
+        OutgoingMessage big;
+        big.payload = std::string(1001, 'x');
+        producer->asyncSend(big, [&](boost::system::error_code ec, MessageId) {
+          EXPECT_EQ(ec, errc::too_large);
+          if (++failed == 2 * kSendsEach) allFailed.set_value(failed);
+        });
+      }
+    }
+  });
+  EXPECT_EQ(allFailed.get_future().get(), 2 * kSendsEach);
+  client.close();  // tells a summary still pending
+  std::lock_guard lock(logged.mutex);
+  const auto& warnings = logged.lines;
+  ASSERT_EQ(warnings.size(), 3u) << ::testing::PrintToString(warnings);
+  EXPECT_NE(warnings[0].find(orders), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[1].find(payments), std::string::npos) << warnings[1];
+  EXPECT_EQ(warnings[2],
+            "asyncSend: 198 more failed (message too large) since the warnings above, from 2 "
+            "producers");
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, SendLimits, ::testing::ValuesIn(serviceUrls()), backendName);
