@@ -88,7 +88,13 @@ void PulsarTransaction::register_(TxnRegistrations& table, const std::string& ke
           std::lock_guard lock(self->mutex_);
           waiters = table.finish(key, outcome.status);
         }
-        for (auto& waiter : waiters) waiter(outcome.status);
+        // In the order they came, and those that come meanwhile after them (txn_registrations.hpp).
+        while (!waiters.empty()) {
+          for (auto& waiter : waiters) waiter(outcome.status);
+          if (!outcome.status.ok()) return;
+          std::lock_guard lock(self->mutex_);
+          waiters = table.answered(key);
+        }
       });
 }
 

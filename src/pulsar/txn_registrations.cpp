@@ -15,12 +15,22 @@ std::vector<TxnRegistrations::Waiter> TxnRegistrations::finish(const std::string
                                                                const Status& status) {
   auto found = entries_.find(key);
   if (found == entries_.end() || found->second.done) return {};
+  if (found->second.answering) return {};  // a stale answer while the first one's waiters run
   auto waiters = std::move(found->second.waiters);
   if (status.ok()) {
-    found->second = Entry{true, {}};
+    found->second = Entry{true, false, {}};
   } else {
     entries_.erase(found);
   }
+  return waiters;
+}
+
+std::vector<TxnRegistrations::Waiter> TxnRegistrations::answered(const std::string& key) {
+  auto found = entries_.find(key);
+  if (found == entries_.end() || !found->second.answering) return {};
+  auto waiters = std::move(found->second.waiters);
+  found->second.waiters.clear();
+  if (waiters.empty()) found->second = Entry{false, true, {}};
   return waiters;
 }
 

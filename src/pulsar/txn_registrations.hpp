@@ -5,6 +5,11 @@
 // registration is forgotten, so the next operation that needs it asks again (a coordinator takes
 // a repeated registration as a no-op).
 //
+// Operations keep their order: after a successful answer the key counts as registered only once
+// its waiters have run (answered() returns empty), and an operation that comes while they run
+// waits behind them. Otherwise a send made as the answer arrives could find the topic registered
+// and be written before the sends that waited for it.
+//
 // Sans-I/O: it keeps the table and hands back the waiters for the caller to run.
 // Thread safety: not synchronised; the transaction guards it with its mutex.
 #pragma once
@@ -29,14 +34,19 @@ class TxnRegistrations {
   };
   Begin begin(const std::string& key, Waiter waiter);
 
-  // The answer to the registration of `key`: the waiters to run with `status`.
+  // The answer to the registration of `key`: the waiters to run with `status`. After a success,
+  // call answered() once they ran, until it returns none.
   std::vector<Waiter> finish(const std::string& key, const Status& status);
+  // The waiters that came while those of a successful answer ran, to run next with ok; none
+  // when there are no more, and from then on `key` is registered.
+  std::vector<Waiter> answered(const std::string& key);
 
   bool registered(const std::string& key) const;
   std::size_t registeredCount() const;
 
  private:
   struct Entry {
+    bool answering = false;  // answered with success, its waiters running
     bool done = false;
     std::vector<Waiter> waiters;
   };

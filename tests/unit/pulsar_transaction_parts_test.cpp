@@ -29,10 +29,34 @@ TEST(PulsarTxnRegistrations, TheFirstSendsLaterOnesWaitForTheSameAnswer) {
   EXPECT_FALSE(table.registered("t"));
   for (auto& run : table.finish("t", {})) run({});
   EXPECT_EQ(calls, (std::vector<std::string>{"a:ok", "b:ok"}));
+  EXPECT_TRUE(table.answered("t").empty());
   EXPECT_TRUE(table.registered("t"));
   EXPECT_EQ(table.begin("t", waiter("d")), TxnRegistrations::Begin::registered);
   EXPECT_TRUE(table.finish("t", {}).empty()) << "a stale answer changes nothing";
   EXPECT_EQ(table.registeredCount(), 1u);
+}
+
+// An operation that comes while a successful answer's waiters run waits behind them: a send made
+// as the answer arrives is not written before the sends that waited for it.
+TEST(PulsarTxnRegistrations, OneThatComesWhileTheAnswersWaitersRunWaitsItsTurn) {
+  TxnRegistrations table;
+  std::vector<std::string> calls;
+  auto waiter = [&](std::string name) {
+    return [&calls, name](const Status&) { calls.push_back(name); };
+  };
+  EXPECT_EQ(table.begin("t", waiter("m0")), TxnRegistrations::Begin::send);
+  auto first = table.finish("t", {});
+  ASSERT_EQ(first.size(), 1u);
+  EXPECT_EQ(table.begin("t", waiter("m1")), TxnRegistrations::Begin::wait)
+      << "the answer came, but m0 has not run yet";
+  EXPECT_FALSE(table.registered("t"));
+  EXPECT_TRUE(table.finish("t", {}).empty()) << "a stale answer changes nothing";
+  for (auto& run : first) run({});
+  for (auto& run : table.answered("t")) run({});
+  EXPECT_EQ(calls, (std::vector<std::string>{"m0", "m1"}));
+  EXPECT_TRUE(table.answered("t").empty());
+  EXPECT_TRUE(table.registered("t"));
+  EXPECT_EQ(table.begin("t", waiter("m2")), TxnRegistrations::Begin::registered);
 }
 
 TEST(PulsarTxnRegistrations, AFailedRegistrationIsForgottenSoTheNextOneAsksAgain) {
