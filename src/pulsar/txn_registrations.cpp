@@ -1,6 +1,7 @@
 #include "pulsar/txn_registrations.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace reconsume::detail::pulsar {
 
@@ -18,7 +19,7 @@ std::vector<TxnRegistrations::Waiter> TxnRegistrations::finish(const std::string
   if (found->second.answering) return {};  // a stale answer while the first one's waiters run
   auto waiters = std::move(found->second.waiters);
   if (status.ok()) {
-    found->second = Entry{true, false, {}};
+    found->second = Entry{.answering = true};
   } else {
     entries_.erase(found);
   }
@@ -28,9 +29,8 @@ std::vector<TxnRegistrations::Waiter> TxnRegistrations::finish(const std::string
 std::vector<TxnRegistrations::Waiter> TxnRegistrations::answered(const std::string& key) {
   auto found = entries_.find(key);
   if (found == entries_.end() || !found->second.answering) return {};
-  auto waiters = std::move(found->second.waiters);
-  found->second.waiters.clear();
-  if (waiters.empty()) found->second = Entry{false, true, {}};
+  auto waiters = std::exchange(found->second.waiters, {});
+  if (waiters.empty()) found->second = Entry{.done = true};
   return waiters;
 }
 
