@@ -9,7 +9,7 @@ void LazyProducer::get(Callback<std::shared_ptr<client::ProducerImpl>> done) {
     std::lock_guard lock(mutex_);
     if (closed_.load(std::memory_order_relaxed)) {
       closed = true;
-    } else if (producer_) {
+    } else if (producer_ && !answering_) {
       ready = producer_;
     } else {
       waiting_.push_back(std::move(done));
@@ -26,21 +26,37 @@ void LazyProducer::get(Callback<std::shared_ptr<client::ProducerImpl>> done) {
       client_, options_,
       [self = shared_from_this()](const Status& status,
                                   std::shared_ptr<client::ProducerImpl> producer) {
-        std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting;
-        bool closedMeanwhile;
-        {
-          std::lock_guard lock(self->mutex_);
-          self->creating_ = false;
-          closedMeanwhile = self->closed_.load(std::memory_order_relaxed);
-          if (status.ok() && !closedMeanwhile) {
-            self->producer_ = producer;
-            self->ready_.store(producer.get(), std::memory_order_release);
-          }
-          waiting.swap(self->waiting_);
-        }
-        if (status.ok() && closedMeanwhile) producer->close([](const Status&) {});
-        for (auto& callback : waiting) callback(status, producer);
+        self->answer(status, std::move(producer));
       });
+}
+
+void LazyProducer::answer(const Status& status, std::shared_ptr<client::ProducerImpl> producer) {
+  std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting;
+  bool closedMeanwhile;
+  {
+    std::lock_guard lock(mutex_);
+    closedMeanwhile = closed_.load(std::memory_order_relaxed);
+    if (status.ok() && !closedMeanwhile) {
+      producer_ = producer;  // close() closes it from now on
+      answering_ = true;
+    } else {
+      creating_ = false;  // a failure: the next use tries again
+    }
+    waiting.swap(waiting_);
+  }
+  if (status.ok() && closedMeanwhile) producer->close([](const Status&) {});
+  for (;;) {
+    for (auto& callback : waiting) callback(status, producer);
+    if (!status.ok() || closedMeanwhile) return;
+    waiting.clear();
+    std::lock_guard lock(mutex_);
+    if (waiting_.empty()) {
+      answering_ = creating_ = false;
+      ready_.store(producer.get(), std::memory_order_release);
+      return;
+    }
+    waiting.swap(waiting_);  // came while those ran: they go next, in their order
+  }
 }
 
 void LazyProducer::close(Callback<> done) {

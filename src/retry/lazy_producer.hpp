@@ -2,6 +2,11 @@
 // dead-letter producer of a consumer exist only once a message needs them (as in the Java
 // client). Concurrent first uses wait for the one creation; a failed creation is reported to
 // those waiting and tried again on the next use.
+//
+// Uses keep their order: the producer counts as made (created() returns it, get() answers at
+// once) only after the uses that waited for it have run, and a use that comes while they run
+// waits behind them. Otherwise a caller's second retry, made as the producer was created, could
+// be sent before its first, which was waiting for it.
 #pragma once
 
 #include <atomic>
@@ -41,12 +46,16 @@ class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
   void close(Callback<> done);
 
  private:
+  // The creation's answer: the waiting uses run with it, then those that came meanwhile.
+  void answer(const Status& status, std::shared_ptr<client::ProducerImpl> producer);
+
   std::shared_ptr<client::ClientImpl> client_;
   ProducerOptions options_;
   std::mutex mutex_;
   std::shared_ptr<client::ProducerImpl> producer_;  // kept after close(): see created()
   std::atomic<client::ProducerImpl*> ready_{nullptr};
-  bool creating_ = false;
+  bool creating_ = false;   // a creation under way, or its waiting uses being answered
+  bool answering_ = false;  // made, the waiting uses running: later ones wait behind them
   std::atomic<bool> closed_{false};
   std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting_;
 };

@@ -1,0 +1,81 @@
+// LazyProducer (src/retry/lazy_producer.hpp): one creation for every first use, and uses that keep
+// their order around it. On embedded:// the creation answers inside the first get(), so a use made
+// from a waiting use's callback stands for one that another thread makes while they run.
+#include "retry/lazy_producer.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "client/client_impl.hpp"
+
+namespace reconsume::detail::retry {
+namespace {
+
+using ProducerPtr = std::shared_ptr<client::ProducerImpl>;
+
+struct LazyProducerTest : ::testing::Test {
+  std::shared_ptr<client::ClientImpl> client =
+      client::ClientImpl::connect("embedded://lazy-producer", ClientOptions{});
+  std::shared_ptr<LazyProducer> lazy = std::make_shared<LazyProducer>(client, [] {
+    ProducerOptions options;
+    options.topic = "orders-sub-RETRY";
+    return options;
+  }());
+
+  ~LazyProducerTest() override {
+    lazy->close([](const Status&) {});
+    client->close([](const Status&) {});
+  }
+};
+
+TEST_F(LazyProducerTest, AUseMadeWhileTheWaitingUsesRunIsAnsweredAfterThem) {
+  std::vector<std::string> order;
+  ProducerPtr first, second;
+  lazy->get([&](const Status& status, ProducerPtr producer) {
+    ASSERT_TRUE(status.ok()) << status.message;
+    first = producer;
+    order.push_back("first begins");
+    // Not made yet for a caller that skips get(): it would be sent ahead of this use.
+    EXPECT_EQ(lazy->created(), nullptr);
+    lazy->get([&](const Status& status, ProducerPtr producer) {
+      EXPECT_TRUE(status.ok()) << status.message;
+      second = producer;
+      order.push_back("second");
+    });
+    order.push_back("first ends");
+  });
+
+  EXPECT_EQ(order, (std::vector<std::string>{"first begins", "first ends", "second"}));
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(second, first);  // one creation
+  EXPECT_EQ(lazy->created(), first.get());
+
+  // Made: a later use is answered at once, inside its call.
+  bool third = false;
+  lazy->get([&](const Status& status, ProducerPtr producer) {
+    EXPECT_TRUE(status.ok()) << status.message;
+    EXPECT_EQ(producer, first);
+    third = true;
+  });
+  EXPECT_TRUE(third);
+}
+
+TEST_F(LazyProducerTest, AfterCloseAUseIsRefusedNamingTheTopic) {
+  lazy->get([](const Status&, ProducerPtr) {});
+  bool closed = false;
+  lazy->close([&](const Status& status) { closed = status.ok(); });
+  EXPECT_TRUE(closed);
+  EXPECT_EQ(lazy->created(), nullptr);
+  Status refused;
+  lazy->get([&](const Status& status, ProducerPtr producer) {
+    refused = status;
+    EXPECT_EQ(producer, nullptr);
+  });
+  EXPECT_EQ(refused.code, errc::closed);
+  EXPECT_NE(refused.message.find("orders-sub-RETRY"), std::string::npos) << refused.message;
+}
+
+}  // namespace
+}  // namespace reconsume::detail::retry
