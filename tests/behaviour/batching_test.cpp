@@ -119,8 +119,11 @@ TEST_P(Batching, DeadLettersAreWrittenOneEntryEachSoThatTheyArePurgedOneByOne) {
   for (auto& done : moved) done.get();
   auto deadLetters = readAll(*consumer.deadLetterTopic());
   ASSERT_EQ(deadLetters.size(), static_cast<std::size_t>(kCount));
-  for (const auto& dead : deadLetters) {
+  for (int i = 0; i < kCount; ++i) {
+    const auto& dead = deadLetters[static_cast<std::size_t>(i)];
     EXPECT_EQ(dead.id().batchIndex(), -1) << dead.id().toString() << " shares an entry";
+    // In the order of the calls, the first ones too, which waited for the producer (SPEC.md §1).
+    EXPECT_EQ(std::string(dead.data()), "d" + std::to_string(i));
   }
 }
 

@@ -166,6 +166,32 @@ TEST_P(Reconsume, AsyncFormCompletesOnceTheOriginalIsAcknowledged) {
   EXPECT_EQ(retried.property("RECONSUMETIMES"), "1");
 }
 
+// The first calls wait while the consumer creates its retry producer; none may overtake another
+// (SPEC.md section 1, "Order"). The copies share a delay, so they come back in publish order.
+TEST_P(Reconsume, CopiesOfOneThreadsCallsComeBackInTheOrderOfTheCalls) {
+  auto topic = uniqueTopic("ordered");
+  auto consumer = client().subscribe(
+      retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms"))));
+  auto producer = client().createProducer(topic);
+  constexpr int kCount = 20;
+  for (int i = 0; i < kCount; ++i) producer.send("o" + std::to_string(i));
+  std::vector<Message> received;
+  for (int i = 0; i < kCount; ++i) received.push_back(receiveNow(consumer));
+  const auto due = now() + 200ms;
+  std::vector<std::future<void>> retried;
+  for (const auto& message : received) {
+    retried.push_back(consumer.asyncReconsumeLater(message, boost::asio::use_future));
+  }
+  for (auto& done : retried) done.get();
+  std::vector<std::string> order{std::string(receiveAt(consumer, due).data())};
+  while (order.size() < static_cast<std::size_t>(kCount)) {
+    order.emplace_back(receiveNow(consumer).data());
+  }
+  for (int i = 0; i < kCount; ++i) {
+    EXPECT_EQ(order[static_cast<std::size_t>(i)], std::string(received[i].data())) << "copy " << i;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Reconsume, ::testing::ValuesIn(serviceUrls()), backendName);
 
 }  // namespace
