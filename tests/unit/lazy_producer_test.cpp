@@ -1,10 +1,13 @@
 // LazyProducer (src/retry/lazy_producer.hpp): one creation for every first use, and uses that keep
-// their order around it. On embedded:// the creation answers inside the first get(), so a use made
-// from a waiting use's callback stands for one that another thread makes while they run.
+// their order around it. A use made from a waiting use's callback stands for one that another
+// thread makes while the waiting ones run: deterministic, where a second thread would have to hit
+// that moment.
 #include "retry/lazy_producer.hpp"
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <future>
 #include <string>
 #include <vector>
 
@@ -25,14 +28,19 @@ struct LazyProducerTest : ::testing::Test {
   }());
 
   ~LazyProducerTest() override {
-    lazy->close([](const Status&) {});
-    client->close([](const Status&) {});
+    std::promise<void> producerClosed, clientClosed;
+    lazy->close([&](const Status&) { producerClosed.set_value(); });
+    producerClosed.get_future().wait();
+    client->close([&](const Status&) { clientClosed.set_value(); });
+    clientClosed.get_future().wait();
   }
 };
 
 TEST_F(LazyProducerTest, AUseMadeWhileTheWaitingUsesRunIsAnsweredAfterThem) {
+  // Written by the callbacks only, read once the last has run.
   std::vector<std::string> order;
   ProducerPtr first, second;
+  std::promise<void> secondRan;
   lazy->get([&](const Status& status, ProducerPtr producer) {
     ASSERT_TRUE(status.ok()) << status.message;
     first = producer;
@@ -43,10 +51,12 @@ TEST_F(LazyProducerTest, AUseMadeWhileTheWaitingUsesRunIsAnsweredAfterThem) {
       EXPECT_TRUE(status.ok()) << status.message;
       second = producer;
       order.push_back("second");
+      secondRan.set_value();
     });
     order.push_back("first ends");
   });
 
+  ASSERT_EQ(secondRan.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
   EXPECT_EQ(order, (std::vector<std::string>{"first begins", "first ends", "second"}));
   ASSERT_NE(first, nullptr);
   EXPECT_EQ(second, first);  // one creation
@@ -63,10 +73,14 @@ TEST_F(LazyProducerTest, AUseMadeWhileTheWaitingUsesRunIsAnsweredAfterThem) {
 }
 
 TEST_F(LazyProducerTest, AfterCloseAUseIsRefusedNamingTheTopic) {
-  lazy->get([](const Status&, ProducerPtr) {});
-  bool closed = false;
-  lazy->close([&](const Status& status) { closed = status.ok(); });
-  EXPECT_TRUE(closed);
+  std::promise<void> made, closed;
+  lazy->get([&](const Status&, ProducerPtr) { made.set_value(); });
+  made.get_future().wait();
+  lazy->close([&](const Status& status) {
+    EXPECT_TRUE(status.ok()) << status.message;
+    closed.set_value();
+  });
+  closed.get_future().wait();
   EXPECT_EQ(lazy->created(), nullptr);
   Status refused;
   lazy->get([&](const Status& status, ProducerPtr producer) {
