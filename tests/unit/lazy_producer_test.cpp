@@ -91,5 +91,29 @@ TEST_F(LazyProducerTest, AfterCloseAUseIsRefusedNamingTheTopic) {
   EXPECT_NE(refused.message.find("orders-sub-RETRY"), std::string::npos) << refused.message;
 }
 
+TEST_F(LazyProducerTest, AFailedCreationIsReportedToTheWaitingUsesAndTriedAgainOnTheNext) {
+  ProducerOptions options;
+  options.topic = "not-a/topic";
+  auto failing = std::make_shared<LazyProducer>(client, options);
+  std::vector<Status> answers;  // written by the callbacks only, read once both have run
+  std::promise<void> bothRan;
+  failing->get([&](const Status& status, ProducerPtr producer) {
+    EXPECT_EQ(producer, nullptr);
+    answers.push_back(status);
+    // A use after the failure starts a creation of its own rather than waiting for none.
+    failing->get([&](const Status& again, ProducerPtr) {
+      answers.push_back(again);
+      bothRan.set_value();
+    });
+  });
+  ASSERT_EQ(bothRan.get_future().wait_for(std::chrono::seconds(10)), std::future_status::ready);
+  ASSERT_EQ(answers.size(), 2u);
+  for (const auto& answer : answers) {
+    EXPECT_EQ(answer.code, errc::invalid_argument);
+    EXPECT_NE(answer.message.find("not-a/topic"), std::string::npos) << answer.message;
+  }
+  EXPECT_EQ(failing->created(), nullptr);
+}
+
 }  // namespace
 }  // namespace reconsume::detail::retry
