@@ -45,9 +45,13 @@ class TxnRegistrations {
   std::size_t registeredCount() const;
 
  private:
+  enum class State {
+    asked,      // the registration is in flight
+    answering,  // answered with success, its waiters running
+    registered,
+  };
   struct Entry {
-    bool answering = false;  // answered with success, its waiters running
-    bool done = false;
+    State state = State::asked;
     std::vector<Waiter> waiters;
   };
   std::map<std::string, Entry> entries_;

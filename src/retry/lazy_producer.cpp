@@ -9,7 +9,7 @@ void LazyProducer::get(Callback<std::shared_ptr<client::ProducerImpl>> done) {
     std::lock_guard lock(mutex_);
     if (closed_.load(std::memory_order_relaxed)) {
       closed = true;
-    } else if (producer_ && !answering_) {
+    } else if (ready_.load(std::memory_order_relaxed)) {  // made, and its first uses answered
       ready = producer_;
     } else {
       waiting_.push_back(std::move(done));
@@ -37,8 +37,7 @@ void LazyProducer::answer(const Status& status, std::shared_ptr<client::Producer
     std::lock_guard lock(mutex_);
     closedMeanwhile = closed_.load(std::memory_order_relaxed);
     if (status.ok() && !closedMeanwhile) {
-      producer_ = producer;  // close() closes it from now on
-      answering_ = true;
+      producer_ = producer;  // close() closes it from now on; ready_ waits for the uses
     } else {
       creating_ = false;  // a failure: the next use tries again
     }
@@ -51,7 +50,7 @@ void LazyProducer::answer(const Status& status, std::shared_ptr<client::Producer
     waiting.clear();
     std::lock_guard lock(mutex_);
     if (waiting_.empty()) {
-      answering_ = creating_ = false;
+      creating_ = false;
       ready_.store(producer.get(), std::memory_order_release);
       return;
     }

@@ -53,9 +53,9 @@ class LazyProducer : public std::enable_shared_from_this<LazyProducer> {
   ProducerOptions options_;
   std::mutex mutex_;
   std::shared_ptr<client::ProducerImpl> producer_;  // kept after close(): see created()
+  // Set once the uses that waited for the creation have run; until then later ones wait too.
   std::atomic<client::ProducerImpl*> ready_{nullptr};
-  bool creating_ = false;   // a creation under way, or its waiting uses being answered
-  bool answering_ = false;  // made, the waiting uses running: later ones wait behind them
+  bool creating_ = false;  // a creation under way, or its waiting uses being answered
   std::atomic<bool> closed_{false};
   std::vector<Callback<std::shared_ptr<client::ProducerImpl>>> waiting_;
 };
