@@ -33,13 +33,16 @@ void BM_Batch(benchmark::State& state) {
     state.PauseTiming();
     prepared.clear();
     for (std::size_t i = 0; i < count; ++i) {
-      prepared.push_back(pulsar::BatchedMessage::of(
-          message, std::nullopt, [&done](const Status&, const MessageId&) { ++done; }));
+      prepared.emplace_back(OutgoingData(message), std::nullopt);
     }
     state.ResumeTiming();
-    for (auto& each : prepared) container.add(std::move(each), {});
-    auto entries = container.takeAll();
-    auto frame = pulsar::BatchContainer::buildFrame(entries.front(), sequence, context, 1);
+    std::optional<pulsar::OutgoingEntry> entry;
+    for (auto& each : prepared) {
+      auto taken =
+          container.add(std::move(each), [&done](const Status&, const MessageId&) { ++done; }, {});
+      if (taken.full) entry = std::move(taken.full);  // the last message fills it
+    }
+    auto frame = pulsar::BatchContainer::buildFrame(*entry, sequence, context, 1);
     sequence += count;
     benchmark::DoNotOptimize(frame);
   }

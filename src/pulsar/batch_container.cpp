@@ -10,18 +10,13 @@
 
 namespace reconsume::detail::pulsar {
 
-BatchedMessage BatchedMessage::of(OutgoingData message, std::optional<std::uint64_t> deliverAtMs,
-                                  BackendCallback<MessageId> done) {
-  BatchedMessage batched;
-  batched.metadata = protocol::BatchBuilder::serializedMetadata(message);
-  batched.payload = std::move(message.payload);
-  batched.key = std::move(message.key);
-  batched.orderingKey = std::move(message.orderingKey);
-  batched.keyIsBase64 = message.keyIsBase64;
-  batched.deliverAtMs = deliverAtMs;
-  batched.done = std::move(done);
-  return batched;
-}
+BatchedMessage::BatchedMessage(OutgoingData&& message, std::optional<std::uint64_t> deliverAtMs)
+    : metadata(protocol::BatchBuilder::serializedMetadata(message)),
+      payload(std::move(message.payload)),
+      key(std::move(message.key)),
+      orderingKey(std::move(message.orderingKey)),
+      keyIsBase64(message.keyIsBase64),
+      deliverAtMs(deliverAtMs) {}
 
 std::string BatchedMessage::batchKey() const {
   if (key) return (keyIsBase64 ? "b:" : "k:") + *key;
@@ -35,8 +30,10 @@ std::string BatchContainer::keyOf(const BatchedMessage& message) const {
 
 bool BatchContainer::fits(const BatchedMessage& message) const {
   auto found = open_.find(keyOf(message));
-  if (found == open_.end()) return true;
-  const auto& batch = found->second;
+  return found == open_.end() || joins(found->second, message);
+}
+
+bool BatchContainer::joins(const Batch& batch, const BatchedMessage& message) const {
   if (batch.messages.size() >= options_.maxMessages) return false;
   if (batch.bytes + message.bytes() > options_.maxBytes) return false;
   if (batch.delayed != message.deliverAtMs.has_value()) return false;
@@ -46,23 +43,43 @@ bool BatchContainer::fits(const BatchedMessage& message) const {
   return std::max(batch.latestMs, at) - std::min(batch.earliestMs, at) <= window;
 }
 
-bool BatchContainer::add(BatchedMessage&& message, TimePoint now) {
+void BatchContainer::open(Batch& batch, const BatchedMessage& message, TimePoint now) {
+  const auto room = std::min(lastBatchSize_, options_.maxMessages);
+  batch.messages.reserve(room);
+  batch.dones.reserve(room);
+  batch.bytes = 0;
+  batch.age = opened_++;
+  batch.due = now + options_.maxPublishDelay;
+  batch.delayed = message.deliverAtMs.has_value();
+  batch.earliestMs = batch.latestMs = message.deliverAtMs.value_or(0);
+}
+
+BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
+                                          BackendCallback<MessageId>&& done, TimePoint now) {
+  Taken taken;
   auto [found, opened] = open_.try_emplace(keyOf(message));
   auto& batch = found->second;
+  if (!opened && !joins(batch, message)) {
+    messages_ -= batch.messages.size();
+    taken.closed = toEntry(std::move(batch));
+    opened = true;  // the same slot, a new batch
+  }
   if (opened) {
-    batch.messages.reserve(std::min(lastBatchSize_, options_.maxMessages));
-    batch.age = opened_++;
-    batch.due = now + options_.maxPublishDelay;
-    batch.delayed = message.deliverAtMs.has_value();
-    batch.earliestMs = batch.latestMs = message.deliverAtMs.value_or(0);
+    open(batch, message, now);
   } else if (message.deliverAtMs) {
     batch.earliestMs = std::min(batch.earliestMs, *message.deliverAtMs);
     batch.latestMs = std::max(batch.latestMs, *message.deliverAtMs);
   }
   batch.bytes += message.bytes();
   batch.messages.push_back(std::move(message));
+  batch.dones.push_back(std::move(done));
   ++messages_;
-  return batch.messages.size() >= options_.maxMessages || batch.bytes >= options_.maxBytes;
+  if (batch.messages.size() >= options_.maxMessages || batch.bytes >= options_.maxBytes) {
+    messages_ -= batch.messages.size();
+    taken.full = toEntry(std::move(batch));
+    open_.erase(found);
+  }
+  return taken;
 }
 
 OutgoingEntry BatchContainer::toEntry(Batch&& batch) {
@@ -70,15 +87,9 @@ OutgoingEntry BatchContainer::toEntry(Batch&& batch) {
   OutgoingEntry entry;
   if (batch.delayed) entry.deliverAtMs = batch.latestMs;
   entry.batch = std::move(batch.messages);
-  return entry;
-}
-
-std::optional<OutgoingEntry> BatchContainer::take(const std::string& key) {
-  auto found = open_.find(key);
-  if (found == open_.end()) return std::nullopt;
-  messages_ -= found->second.messages.size();
-  auto entry = toEntry(std::move(found->second));
-  open_.erase(found);
+  entry.dones = std::move(batch.dones);
+  batch.messages.clear();  // moved from: valid but unspecified, and reused by open()
+  batch.dones.clear();
   return entry;
 }
 
@@ -119,11 +130,13 @@ std::vector<OutgoingEntry> BatchContainer::takeDue(TimePoint now) {
 
 BackendCallback<MessageId> BatchContainer::completion(OutgoingEntry& entry,
                                                       std::int32_t partition) {
-  std::vector<BackendCallback<MessageId>> each;
-  each.reserve(entry.batch.size());
-  for (auto& message : entry.batch) each.push_back(std::move(message.done));
-  if (each.size() == 1) return std::move(each.front());
-  auto shared = std::make_shared<std::vector<BackendCallback<MessageId>>>(std::move(each));
+  if (entry.dones.size() == 1) {
+    auto only = std::move(entry.dones.front());
+    entry.dones.clear();
+    return only;
+  }
+  auto shared = std::make_shared<std::vector<BackendCallback<MessageId>>>(std::move(entry.dones));
+  entry.dones.clear();
   return [shared, partition](const Status& status, MessageId id) {
     // One receipt, one instant: the messages' completions share one reading of the clock.
     SharedReading reading;

@@ -10,8 +10,9 @@
 // A message joins the open batch of its key when the batch has room (maxMessages, maxBytes) and
 // both agree on delay: messages without a delivery time batch together; messages with one only
 // when delayedWindow > 0 and all their delivery times lie within that window (the entry is then
-// delivered at the latest of them, so none is early). Otherwise the producer writes the open
-// batch first (take()), so that entries keep the order of the sends.
+// delivered at the latest of them, so none is early). Otherwise add() takes the open batch out
+// first, for the producer to write ahead of the message, so that entries keep the order of the
+// sends.
 //
 // Sequence ids are not known here: the send queue gives them when an entry is admitted, and
 // buildEntry() then writes them into the batch.
@@ -36,18 +37,19 @@
 
 namespace reconsume::detail::pulsar {
 
-// One message on its way into a batch.
+// One message on its way into a batch. Its completion travels beside it (OutgoingEntry::dones),
+// not in it: moved with the message, a completion of about a hundred bytes cost two indirect
+// calls per move, and a batch's completions are taken from the entry all at once.
 struct BatchedMessage {
+  BatchedMessage() = default;
+  // Built on the sender's thread; the payload is moved, not copied.
+  BatchedMessage(OutgoingData&& message, std::optional<std::uint64_t> deliverAtMs);
+
   protocol::BatchBuilder::SerializedMetadata metadata;  // without sequence id
   Bytes payload;
   std::optional<std::string> key, orderingKey;
   bool keyIsBase64{false};
   std::optional<std::uint64_t> deliverAtMs;  // epoch ms; only with a delayedWindow
-  BackendCallback<MessageId> done;
-
-  // Built on the sender's thread; the payload is moved, not copied.
-  static BatchedMessage of(OutgoingData message, std::optional<std::uint64_t> deliverAtMs,
-                           BackendCallback<MessageId> done);
 
   // Its share of the entry at most: size prefix, metadata with a sequence id, payload.
   std::size_t bytes() const { return 4 + metadata.size() + 11 + payload.size(); }
@@ -63,6 +65,8 @@ struct OutgoingEntry {
 
   protocol::EncodedMessage single;  // when `batch` is empty
   std::vector<BatchedMessage> batch;
+  // The completions of `batch`'s messages, in the same order, until completion() takes them.
+  std::vector<BackendCallback<MessageId>> dones;
   std::optional<std::uint64_t> deliverAtMs;  // a batch's delivery time: the latest of its messages
 
   std::size_t count() const { return batch.empty() ? 1 : batch.size(); }
@@ -74,19 +78,25 @@ class BatchContainer {
 
   explicit BatchContainer(const BatchingOptions& options) : options_(options) {}
 
+  // What add() took from the container, to be written now in this order: the open batch the
+  // message could not join (it goes ahead), then the message's own batch when the message filled
+  // it.
+  struct Taken {
+    std::optional<OutgoingEntry> closed, full;
+  };
+
   // Whether `message` may join the open batch of its key now (see above).
   bool fits(const BatchedMessage& message) const;
-  // Adds it (check fits() first); a batch it opens opened at `now`. True when its batch is full
-  // now and should be written.
-  bool add(BatchedMessage&& message, TimePoint now);
+  // Adds `message`, completed by `done`, to the open batch of its key, or to a new one that opens
+  // at `now` — after taking the open one when the message may not join it. One lookup of the
+  // batch for all of it: a send comes here once.
+  Taken add(BatchedMessage&& message, BackendCallback<MessageId>&& done, TimePoint now);
 
   bool empty() const { return open_.empty(); }
   std::size_t messages() const { return messages_; }
 
   // The batch `message` belongs to: its key under key-based batching, else "".
   std::string keyOf(const BatchedMessage& message) const;
-  // The open batch of `key` as an entry (and empties it); nothing when there is none.
-  std::optional<OutgoingEntry> take(const std::string& key);
   // Every open batch, the oldest first.
   std::vector<OutgoingEntry> takeAll();
   // When the next open batch is due (maxPublishDelay after it opened); nothing when none is open.
@@ -112,10 +122,16 @@ class BatchContainer {
     std::uint64_t age = 0;  // order of opening, so that takeAll() keeps the order of sends
     TimePoint due;          // maxPublishDelay after it opened
     std::vector<BatchedMessage> messages;
+    std::vector<BackendCallback<MessageId>> dones;
     std::size_t bytes = 0;
     bool delayed = false;
     std::uint64_t earliestMs = 0, latestMs = 0;
   };
+  // Whether `message` may join `batch` (room, delay window).
+  bool joins(const Batch& batch, const BatchedMessage& message) const;
+  // Makes `batch` a new, empty one that opens at `now` for `message`.
+  void open(Batch& batch, const BatchedMessage& message, TimePoint now);
+  // The batch as an entry; `batch` is left empty.
   OutgoingEntry toEntry(Batch&& batch);
   // The open batches `take` says yes to, the oldest first.
   template <typename Take>

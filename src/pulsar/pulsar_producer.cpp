@@ -203,7 +203,7 @@ void PulsarProducer::writeHanded(std::vector<Handed>& handed) {
   for (auto& item : handed) {
     if (auto* ready = std::get_if<ReadyBatch>(&item)) {
       writeBatch(std::move(ready->entry));
-    } else if (auto* alone = std::get_if<BatchedMessage>(&item)) {
+    } else if (auto* alone = std::get_if<Alone>(&item)) {
       writeAlone(std::move(*alone));
     } else {
       auto& unbatched = std::get<Unbatched>(item);

@@ -97,8 +97,12 @@ class PulsarProducer final : public client::BackendProducer,
   struct ReadyBatch {
     OutgoingEntry entry;
   };
-  // A BatchedMessage here is one too big to share an entry: written alone.
-  using Handed = std::variant<ReadyBatch, BatchedMessage, Unbatched>;
+  // A message too big to share an entry: written alone.
+  struct Alone {
+    BatchedMessage message;
+    BackendCallback<MessageId> done;
+  };
+  using Handed = std::variant<ReadyBatch, Alone, Unbatched>;
   // Internal hand-offs take their message by rvalue reference: its completion is an inline
   // function of about a hundred bytes, and each move of it costs two indirect calls (a publish
   // moved it ten times on its way to the batch).
@@ -115,7 +119,7 @@ class PulsarProducer final : public client::BackendProducer,
   // Whether `message` goes through the batch container (pulsar_producer_batching.cpp).
   bool batches(const OutgoingData& message) const;
   void sendBatched(OutgoingData message, BackendCallback<MessageId>&& done);
-  void writeAlone(BatchedMessage&& message);
+  void writeAlone(Alone&& alone);
   void writeBatch(std::optional<OutgoingEntry> entry);
   void flushBatches();
   void armBatchTimer();

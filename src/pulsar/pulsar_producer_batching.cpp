@@ -46,14 +46,13 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
     deliverAtMs = toEpochMillis(std::chrono::system_clock::now()) +
                   static_cast<std::uint64_t>(message.deliverAfter->count());
   }
-  BatchedMessage batched;
+  std::optional<BatchedMessage> batched;  // made in place: no move of it here
   try {
-    batched = BatchedMessage::of(std::move(message), deliverAtMs, nullptr);
+    batched.emplace(std::move(message), deliverAtMs);
   } catch (...) {
     return done(Status::fromException(std::current_exception()), MessageId());
   }
-  batched.done = std::move(done);
-  const bool alone = batched.bytes() + kEntryOverhead > maxMessageSize_.load();
+  const bool alone = batched->bytes() + kEntryOverhead > maxMessageSize_.load();
   // When a batch this message opens opened; read before the lock, which holds no other.
   const auto now = network_->clock()->now();
   bool post = false, arm = false;
@@ -62,20 +61,16 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
     if (!batchesEnded_.ok()) {
       auto why = batchesEnded_;
       lock.unlock();
-      return batched.done(why, MessageId());
+      return done(why, MessageId());
     }
     if (alone) {
       // Too big to share an entry: alone, after the open batches (refused there if too big).
       post = handOpenBatchesLocked();
-      post |= inbox_.emplace(std::move(batched));
+      post |= inbox_.emplace(Alone{std::move(*batched), std::move(done)});
     } else {
-      auto key = batches_.keyOf(batched);
-      if (!batches_.fits(batched)) {
-        if (auto entry = batches_.take(key)) post |= inbox_.emplace(ReadyBatch{std::move(*entry)});
-      }
-      if (batches_.add(std::move(batched), now)) {  // full
-        post |= inbox_.emplace(ReadyBatch{std::move(*batches_.take(key))});
-      }
+      auto taken = batches_.add(std::move(*batched), std::move(done), now);
+      if (taken.closed) post |= inbox_.emplace(ReadyBatch{std::move(*taken.closed)});
+      if (taken.full) post |= inbox_.emplace(ReadyBatch{std::move(*taken.full)});
       if (!batchTimerWanted_ && !batches_.empty()) arm = batchTimerWanted_ = true;
     }
   }
@@ -83,13 +78,12 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
   if (arm) asio::post(strand_, [self = shared_from_this()] { self->armBatchTimer(); });
 }
 
-void PulsarProducer::writeAlone(BatchedMessage&& message) {
-  if (auto status = closedOrEnded(); !status.ok()) return message.done(status, MessageId());
-  OutgoingEntry alone;
-  auto done = std::move(message.done);
-  alone.deliverAtMs = message.deliverAtMs;
-  alone.batch.push_back(std::move(message));
-  enqueueInOrder(BatchContainer::buildEntry(alone, 0, entryContext()), std::move(done));
+void PulsarProducer::writeAlone(Alone&& alone) {
+  if (auto status = closedOrEnded(); !status.ok()) return alone.done(status, MessageId());
+  OutgoingEntry entry;
+  entry.deliverAtMs = alone.message.deliverAtMs;
+  entry.batch.push_back(std::move(alone.message));
+  enqueueInOrder(BatchContainer::buildEntry(entry, 0, entryContext()), std::move(alone.done));
 }
 
 void PulsarProducer::writeBatch(std::optional<OutgoingEntry> entry) {
@@ -158,7 +152,7 @@ void PulsarProducer::failBatches(const Status& why) {
   for (auto& item : handed) {
     if (auto* ready = std::get_if<ReadyBatch>(&item)) {
       BatchContainer::completion(ready->entry, partition_)(why, {});
-    } else if (auto* alone = std::get_if<BatchedMessage>(&item)) {
+    } else if (auto* alone = std::get_if<Alone>(&item)) {
       alone->done(why, MessageId());
     } else {
       std::get<Unbatched>(item).done(why, MessageId());

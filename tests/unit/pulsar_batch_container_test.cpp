@@ -19,59 +19,97 @@ BatchedMessage message(std::string payload, std::optional<std::uint64_t> deliver
   outgoing.payload = std::move(payload);
   outgoing.key = std::move(key);
   outgoing.properties["p"] = "v";
-  return BatchedMessage::of(std::move(outgoing), deliverAtMs, [](const Status&, MessageId) {});
+  return BatchedMessage(std::move(outgoing), deliverAtMs);
+}
+
+// Adds `m` with a completion that does nothing; what add() took.
+BatchContainer::Taken addTo(BatchContainer& container, BatchedMessage m,
+                            BatchContainer::TimePoint now = kOpened) {
+  return container.add(
+      std::move(m), [](const Status&, MessageId) {}, now);
+}
+
+// The one open batch, taken.
+OutgoingEntry onlyBatch(BatchContainer& container) {
+  auto all = container.takeAll();
+  EXPECT_EQ(all.size(), 1u);
+  return all.empty() ? OutgoingEntry() : std::move(all.front());
 }
 
 TEST(BatchContainer, ABatchIsFullAtMaxMessagesOrMaxBytes) {
   BatchingOptions options;
   options.maxMessages = 3;
   BatchContainer byCount(options);
-  EXPECT_FALSE(byCount.add(message("a"), kOpened));
-  EXPECT_FALSE(byCount.add(message("b"), kOpened));
-  EXPECT_TRUE(byCount.add(message("c"), kOpened));
-  EXPECT_FALSE(byCount.fits(message("d"))) << "a full batch takes no more";
-  EXPECT_EQ(byCount.take("")->batch.size(), 3u);
+  EXPECT_FALSE(addTo(byCount, message("a")).full);
+  EXPECT_FALSE(addTo(byCount, message("b")).full);
+  auto full = addTo(byCount, message("c"));
+  ASSERT_TRUE(full.full) << "the third fills it: taken at once";
+  EXPECT_FALSE(full.closed);
+  EXPECT_EQ(full.full->batch.size(), 3u);
+  EXPECT_EQ(full.full->dones.size(), 3u);
   EXPECT_TRUE(byCount.empty());
 
   options.maxMessages = 1000;
   options.maxBytes = 2 * message(std::string(100, 'x')).bytes();
   BatchContainer byBytes(options);
-  EXPECT_FALSE(byBytes.add(message(std::string(100, 'x')), kOpened));
+  EXPECT_FALSE(addTo(byBytes, message(std::string(100, 'x'))).full);
   EXPECT_TRUE(byBytes.fits(message(std::string(100, 'x'))));
   EXPECT_FALSE(byBytes.fits(message(std::string(101, 'x')))) << "it would pass maxBytes";
-  EXPECT_TRUE(byBytes.add(message(std::string(100, 'x')), kOpened));
+  EXPECT_TRUE(addTo(byBytes, message(std::string(100, 'x'))).full);
+}
+
+TEST(BatchContainer, AMessageThatCannotJoinItsBatchTakesItOutAndOpensANewOne) {
+  BatchingOptions options;
+  options.maxBytes = message(std::string(100, 'x')).bytes() + message("y").bytes();
+  BatchContainer container(options);
+  const BatchContainer::TimePoint t0{5s};
+  addTo(container, message(std::string(100, 'x')), t0);
+  auto taken = addTo(container, message(std::string(101, 'x')), t0 + 300us);
+  ASSERT_TRUE(taken.closed) << "it would pass maxBytes: the open batch goes out first";
+  EXPECT_FALSE(taken.full);
+  ASSERT_EQ(taken.closed->batch.size(), 1u);
+  EXPECT_EQ(taken.closed->batch[0].payload.size(), 100u);
+  EXPECT_EQ(taken.closed->dones.size(), 1u);
+  EXPECT_EQ(container.messages(), 1u);
+  EXPECT_EQ(container.nextDue(), t0 + 300us + options.maxPublishDelay)
+      << "the new batch is due after its own delay";
+  auto rest = onlyBatch(container);
+  ASSERT_EQ(rest.batch.size(), 1u);
+  EXPECT_EQ(rest.batch[0].payload.size(), 101u);
 }
 
 TEST(BatchContainer, DelayedMessagesShareAnEntryOnlyWithinTheWindowAndNeverWithUndelayedOnes) {
   BatchingOptions options;
   options.delayedWindow = 10ms;
   BatchContainer container(options);
-  container.add(message("a", 1'000'005), kOpened);
+  addTo(container, message("a", 1'000'005));
   EXPECT_FALSE(container.fits(message("plain"))) << "a delay applies to the whole entry";
   EXPECT_TRUE(container.fits(message("b", 1'000'000)));
-  container.add(message("b", 1'000'000), kOpened);
+  addTo(container, message("b", 1'000'000));
   EXPECT_TRUE(container.fits(message("c", 1'000'010))) << "10 ms after the earliest";
   EXPECT_FALSE(container.fits(message("d", 1'000'011))) << "11 ms after the earliest";
   EXPECT_FALSE(container.fits(message("e", 999'994))) << "11 ms before the latest";
-  container.add(message("c", 1'000'010), kOpened);
-  auto entry = container.take("");
-  ASSERT_TRUE(entry);
-  EXPECT_EQ(entry->deliverAtMs, 1'000'010u) << "the latest: none of them is delivered early";
+  addTo(container, message("c", 1'000'010));
+  EXPECT_EQ(onlyBatch(container).deliverAtMs, 1'000'010u)
+      << "the latest: none of them is delivered early";
 
   BatchContainer plain(options);
-  plain.add(message("plain"), kOpened);
+  addTo(plain, message("plain"));
   EXPECT_FALSE(plain.fits(message("later", 5)));
-  EXPECT_FALSE(plain.take("")->deliverAtMs);
+  auto taken = addTo(plain, message("later", 5));
+  ASSERT_TRUE(taken.closed) << "the undelayed batch goes out ahead of the delayed message";
+  EXPECT_FALSE(taken.closed->deliverAtMs);
+  EXPECT_EQ(onlyBatch(plain).deliverAtMs, 5u);
 }
 
 TEST(BatchContainer, KeyBasedBatchingKeepsOneBatchPerKeyAndTakesThemInOrderOfOpening) {
   BatchingOptions options;
   options.keyBased = true;
   BatchContainer container(options);
-  container.add(message("k2-a", {}, "k2"), kOpened);
-  container.add(message("k1-a", {}, "k1"), kOpened);
-  container.add(message("k2-b", {}, "k2"), kOpened);
-  container.add(message("none"), kOpened);
+  addTo(container, message("k2-a", {}, "k2"));
+  addTo(container, message("k1-a", {}, "k1"));
+  addTo(container, message("k2-b", {}, "k2"));
+  addTo(container, message("none"));
   EXPECT_EQ(container.messages(), 4u);
   EXPECT_EQ(container.keyOf(message("x", {}, "k1")), "k:k1");
   auto all = container.takeAll();
@@ -87,14 +125,17 @@ TEST(BatchContainer, EachMessageOfTheEntryGetsTheEntryIdWithItsBatchIndex) {
   BatchContainer container(BatchingOptions{});
   std::vector<std::pair<Status, MessageId>> results(3);
   for (int i = 0; i < 3; ++i) {
-    auto m = message("m" + std::to_string(i));
-    m.done = [&results, i](const Status& status, MessageId id) {
-      results[static_cast<std::size_t>(i)] = {status, id};
-    };
-    container.add(std::move(m), kOpened);
+    container.add(
+        message("m" + std::to_string(i)),
+        [&results, i](const Status& status, MessageId id) {
+          results[static_cast<std::size_t>(i)] = {status, id};
+        },
+        kOpened);
   }
-  auto entry = container.take("");
-  auto done = BatchContainer::completion(*entry, 2);
+  auto entry = onlyBatch(container);
+  auto done = BatchContainer::completion(entry, 2);
+  EXPECT_TRUE(entry.dones.empty()) << "taken from the entry";
+  EXPECT_EQ(entry.batch.size(), 3u) << "the messages stay, for writing again";
   done({}, MessageId(40, 7, 2));
   for (int i = 0; i < 3; ++i) {
     EXPECT_TRUE(results[static_cast<std::size_t>(i)].first.ok());
@@ -111,9 +152,9 @@ TEST(BatchContainer, EachBatchIsDueMaxPublishDelayAfterItOpenedAndOnlyDueOnesAre
   BatchContainer container(options);
   EXPECT_FALSE(container.nextDue()) << "nothing open";
   const BatchContainer::TimePoint t0{5s};
-  container.add(message("k1-a", {}, "k1"), t0);
-  container.add(message("k2-a", {}, "k2"), t0 + 600us);
-  container.add(message("k1-b", {}, "k1"), t0 + 900us);  // joins k1's batch, due as it was
+  addTo(container, message("k1-a", {}, "k1"), t0);
+  addTo(container, message("k2-a", {}, "k2"), t0 + 600us);
+  addTo(container, message("k1-b", {}, "k1"), t0 + 900us);  // joins k1's batch, due as it was
   EXPECT_EQ(container.nextDue(), t0 + 1000us);
   EXPECT_TRUE(container.takeDue(t0 + 999us).empty()) << "none is due yet";
   auto due = container.takeDue(t0 + 1000us);
@@ -121,7 +162,7 @@ TEST(BatchContainer, EachBatchIsDueMaxPublishDelayAfterItOpenedAndOnlyDueOnesAre
   EXPECT_EQ(due[0].batch.size(), 2u) << "k1's batch, both of its messages";
   EXPECT_EQ(container.messages(), 1u);
   EXPECT_EQ(container.nextDue(), t0 + 1600us) << "k2's batch opened later and is due later";
-  container.add(message("k1-c", {}, "k1"), t0 + 1000us);  // a new batch for k1
+  addTo(container, message("k1-c", {}, "k1"), t0 + 1000us);  // a new batch for k1
   auto rest = container.takeDue(t0 + 2000us);
   ASSERT_EQ(rest.size(), 2u);
   EXPECT_EQ(rest[0].batch[0].payload, "k2-a") << "the oldest first";
@@ -136,26 +177,28 @@ TEST(BatchContainer, ABatchOpenedAfterAFullOneWentOutWaitsItsOwnDelay) {
   options.maxPublishDelay = 1000us;
   BatchContainer container(options);
   const BatchContainer::TimePoint t0{5s};
-  container.add(message("a"), t0);
-  ASSERT_TRUE(container.add(message("b"), t0 + 100us)) << "full";
-  ASSERT_EQ(container.take("")->batch.size(), 2u);
-  container.add(message("c"), t0 + 700us);
+  addTo(container, message("a"), t0);
+  auto full = addTo(container, message("b"), t0 + 100us);
+  ASSERT_TRUE(full.full);
+  ASSERT_EQ(full.full->batch.size(), 2u);
+  addTo(container, message("c"), t0 + 700us);
   EXPECT_TRUE(container.takeDue(t0 + 1000us).empty())
       << "when the first batch would have been due, the second has waited 0.3 ms of its 1";
   EXPECT_EQ(container.nextDue(), t0 + 1700us);
-  container.add(message("d"), t0 + 1200us);
+  EXPECT_TRUE(container.takeDue(t0 + 1699us).empty());
   auto due = container.takeDue(t0 + 1700us);
   ASSERT_EQ(due.size(), 1u);
-  EXPECT_EQ(due[0].batch.size(), 2u) << "c and d";
+  ASSERT_EQ(due[0].batch.size(), 1u);
+  EXPECT_EQ(due[0].batch[0].payload, "c");
 }
 
 TEST(BatchContainer, TheEntryCarriesSequenceIdsAndUnpacksIntoTheMessagesSent) {
   BatchContainer container(BatchingOptions{});
-  container.add(message("first"), kOpened);
-  container.add(message("second"), kOpened);
-  auto entry = container.take("");
+  addTo(container, message("first"));
+  addTo(container, message("second"));
+  auto entry = onlyBatch(container);
   auto encoded = BatchContainer::buildEntry(
-      *entry, 17, {.producerName = "p", .publishTimeMs = 5, .compression = proto::LZ4});
+      entry, 17, {.producerName = "p", .publishTimeMs = 5, .compression = proto::LZ4});
   EXPECT_EQ(encoded.metadata.sequence_id(), 17u);
   EXPECT_EQ(encoded.metadata.highest_sequence_id(), 18u);
   EXPECT_EQ(encoded.metadata.num_messages_in_batch(), 2);
@@ -177,9 +220,9 @@ TEST(BatchContainer, ABatchOfOneGoesOutAsAPlainMessage) {
   BatchingOptions options;
   options.delayedWindow = 10ms;
   BatchContainer container(options);
-  container.add(message("alone", 123'456, "k"), kOpened);
-  auto entry = container.take("");
-  auto encoded = BatchContainer::buildEntry(*entry, 9, {.producerName = "p", .publishTimeMs = 5});
+  addTo(container, message("alone", 123'456, "k"));
+  auto entry = onlyBatch(container);
+  auto encoded = BatchContainer::buildEntry(entry, 9, {.producerName = "p", .publishTimeMs = 5});
   EXPECT_FALSE(encoded.metadata.has_num_messages_in_batch());
   EXPECT_EQ(encoded.metadata.sequence_id(), 9u);
   EXPECT_EQ(encoded.metadata.deliver_at_time(), 123'456);
@@ -190,9 +233,8 @@ TEST(BatchContainer, ABatchOfOneGoesOutAsAPlainMessage) {
   MessageId got;
   auto done = [&got](const Status&, MessageId id) { got = id; };
   OutgoingEntry one;
-  auto m = message("x");
-  m.done = done;
-  one.batch.push_back(std::move(m));
+  one.batch.push_back(message("x"));
+  one.dones.push_back(done);
   BatchContainer::completion(one, -1)({}, MessageId(40, 3));
   EXPECT_EQ(got, MessageId(40, 3)) << "no batch index on a plain entry";
 }
