@@ -11,7 +11,11 @@ CategoryRoutes::CategoryRoutes(const ConsumerOptions& options,
       categories_(options.categories.begin(), options.categories.end()),
       deadLetters_(std::move(deadLetters)) {
   for (const auto& [name, category] : categories_) {
-    if (!category.deadLetterTopic || deadLettersByTopic_.contains(*category.deadLetterTopic)) {
+    const auto& topic = category.deadLetterTopic;
+    // A category that names the consumer's own dead-letter topic uses the consumer's producer: on
+    // a second producer of the same topic, a dead letter of that category could overtake one the
+    // same thread sent before through the first (SPEC.md section 1, order).
+    if (!topic || *topic == deadLetters_->topic() || deadLettersByTopic_.contains(*topic)) {
       continue;
     }
     ProducerOptions producer;
@@ -33,7 +37,13 @@ CategoryRoutes::Choice CategoryRoutes::choose(const std::optional<std::string>& 
   const auto& rule = found->second;
   if (rule.retry) choice.policy = &*rule.retry;
   choice.deadLetterAtOnce = rule.deadLetter;
-  if (rule.deadLetterTopic) choice.deadLetters = deadLettersByTopic_.at(*rule.deadLetterTopic);
+  if (rule.deadLetterTopic) {
+    // Absent: the consumer's own topic (see the constructor).
+    if (auto own = deadLettersByTopic_.find(*rule.deadLetterTopic);
+        own != deadLettersByTopic_.end()) {
+      choice.deadLetters = own->second;
+    }
+  }
   return choice;
 }
 

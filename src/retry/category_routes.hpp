@@ -17,7 +17,8 @@ namespace reconsume::detail::retry {
 
 class CategoryRoutes {
  public:
-  // `options` checked and canonical; `deadLetters` the consumer's dead-letter producer.
+  // `options` checked and canonical; `deadLetters` the consumer's dead-letter producer, which a
+  // category naming the same topic shares: one producer per topic.
   CategoryRoutes(const ConsumerOptions& options, const std::shared_ptr<client::ClientImpl>& client,
                  std::shared_ptr<LazyProducer> deadLetters);
 
@@ -29,7 +30,7 @@ class CategoryRoutes {
   Choice choose(const std::optional<std::string>& category) const;
   // Whether any policy exists: the consumer's, or a category's.
   bool hasAnyPolicy() const;
-  // Closes the categories' own dead-letter producers.
+  // Closes the categories' own dead-letter producers (not the consumer's).
   void close(Callback<> done);
 
  private:

@@ -2,6 +2,7 @@
 // category picks its policy; a category switching mid-chain continues the count and switches
 // policy; a category may go straight to a dead-letter topic of its own; the time limit turns a
 // retry past it into a dead letter "expired".
+#include <boost/asio/use_future.hpp>
 #include <stdexcept>
 
 #include "fixture.hpp"
@@ -83,6 +84,37 @@ TEST_P(RoutingByError, ADeadLetterCategoryGoesStraightToItsOwnTopic) {
   EXPECT_EQ(dead[0].property("RECONSUME_CATEGORY"), "invalid");
   EXPECT_EQ(dead[0].property("RECONSUME_REASON"), "negative amount");
   EXPECT_TRUE(readAll(*consumer.deadLetterTopic()).empty());
+  expectNothing(consumer);
+}
+
+TEST_P(RoutingByError, ACategoryNamingTheConsumersDeadLetterTopicKeepsTheOrderOfTheCalls) {
+  auto topic = uniqueTopic("route-same-dead");
+  auto options = routed(topic);
+  options.deadLetterTopic = topic + "-dead";
+  options.categories["invalid"].deadLetterTopic = topic + "-dead";
+  auto consumer = client().subscribe(options);
+  auto producer = client().createProducer(topic);
+  for (const char* payload : {"first", "second", "third"}) producer.send(payload);
+  // The category's dead letters have reached the topic once already...
+  consumer.reconsumeLater(receiveNow(consumer), failure<InvalidOrder>("negative amount"));
+  // ...then an explicit dead letter, and another of the category, one call after the other: the
+  // second may not overtake the first while the first waits for its producer to be made (a
+  // second producer of the same topic, already made, would let it).
+  auto explicitly =
+      consumer.asyncDeadLetter(receiveNow(consumer), "poison", boost::asio::use_future);
+  ReconsumeOptions invalid;
+  invalid.category = "invalid";
+  auto byCategory =
+      consumer.asyncReconsumeLater(receiveNow(consumer), invalid, boost::asio::use_future);
+  explicitly.get();
+  byCategory.get();
+  auto dead = readAll(topic + "-dead");
+  ASSERT_EQ(dead.size(), 3u);
+  EXPECT_EQ(std::string(dead[0].data()), "first");
+  EXPECT_EQ(std::string(dead[1].data()), "second");
+  EXPECT_EQ(dead[1].property("DEAD_LETTER_CAUSE"), "explicit");
+  EXPECT_EQ(std::string(dead[2].data()), "third");
+  EXPECT_EQ(dead[2].property("RECONSUME_CATEGORY"), "invalid");
   expectNothing(consumer);
 }
 
