@@ -48,8 +48,13 @@ class ConsumerImpl::Sink final : public MessageSink {
   }
   void onEnded(const std::string& topic, const Status& why) override {
     if (auto owner = owner_.lock()) {
-      owner->client_->log().warn("consumer of " + topic + " on subscription " +
-                                 owner->spec_.options.subscription + " ended: " + why.message);
+      // Logged on the io executor: a backend may tell a sink this under its own locks (the
+      // embedded broker does, in the call that terminated the topic), and the Logger is the
+      // application's, which never runs while a lock of the library is held.
+      boost::asio::post(owner->client_->io(),
+                        [owner, text = "consumer of " + topic + " on subscription " +
+                                       owner->spec_.options.subscription + " ended: " +
+                                       why.message] { owner->client_->log().warn(text); });
     }
   }
 

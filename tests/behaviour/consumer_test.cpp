@@ -295,6 +295,32 @@ TEST_P(Consumers, ReceiveAfterCloseIsAnError) {
   EXPECT_THROW(consumer.receive(10ms), Error);
 }
 
+TEST_P(Consumers, TheEndOfATerminatedTopicIsLoggedFromTheLibrarysThreadNotInsideTheCall) {
+  // The application's Logger hears that the consumer read a terminated topic to its end. It runs
+  // on the library's own thread, with no lock of the library held, on every backend — not inside
+  // the call that ended the topic, where the embedded broker holds the topic's lock and a Logger
+  // calling back into the library would deadlock.
+  std::promise<std::thread::id> loggedOn;
+  std::atomic<bool> logged{false};
+  ClientOptions logging;
+  logging.logger = [&](LogLevel level, std::string_view message) {
+    if (level == LogLevel::warn && message.find(" ended: ") != std::string_view::npos &&
+        !logged.exchange(true)) {
+      loggedOn.set_value(std::this_thread::get_id());
+    }
+  };
+  auto other = connectAnotherClient(logging);
+  auto topic = uniqueTopic("ended");
+  auto consumer = other.subscribe(options({topic}, "sub"));
+  admin().terminateTopic(topic);
+  auto warned = loggedOn.get_future();
+  ASSERT_EQ(warned.wait_for(kDueWithin), std::future_status::ready)
+      << "no warning that the consumer of " << topic << " reached its end";
+  EXPECT_NE(warned.get(), std::this_thread::get_id());
+  consumer.close();
+  other.close();
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Consumers, ::testing::ValuesIn(serviceUrls()), backendName);
 
 }  // namespace
