@@ -9,6 +9,10 @@ AckGrouper::AckGrouper(const boost::asio::any_io_executor& executor,
   heldIds_.reserve(kMaxGroupSize);
 }
 
+AckGrouper::~AckGrouper() {
+  if (!held_.empty()) flush_(held_);
+}
+
 void AckGrouper::add(Held ack) {
   std::vector<Held> full;
   {

@@ -46,6 +46,12 @@ class AckGrouper : public std::enable_shared_from_this<AckGrouper> {
 
   AckGrouper(const boost::asio::any_io_executor& executor, std::shared_ptr<SteadyClock> clock,
              std::chrono::milliseconds groupTime, Flush flush);
+  // Hands what is still held to `flush`: destroyed with a consumer nobody holds any more (dropped
+  // without close(), which would have flushed), the flush answers each waiting caller that its
+  // consumer is gone, rather than destroying their callbacks unanswered.
+  ~AckGrouper();
+  AckGrouper(const AckGrouper&) = delete;
+  AckGrouper& operator=(const AckGrouper&) = delete;
 
   void add(Held ack);
   // The held acknowledgements, to check the messages of one delivery against under one lock:

@@ -14,6 +14,8 @@ void ConsumerImpl::startAckGroup() {
         auto self = weak.lock();
         for (auto& held : group) {
           if (!self) {
+            // Dropped without close(): the grouper hands on what it held as it is destroyed
+            // with the consumer (or a timer ran it just then). Never sent; each caller told.
             if (held.done) {
               held.done(Status(errc::closed, "the consumer of message " +
                                                  held.message.id().toString() + " is gone"));

@@ -1,6 +1,8 @@
 // Grouped acknowledgements (ConsumerOptions::acknowledgmentGroupTime, acknowledgmentReceipts;
 // SPEC.md section 12) on both backends: what the broker knows when acknowledge returns, and that
 // held acknowledgements go out before a close or a redelivery of everything.
+#include <boost/asio/use_future.hpp>
+
 #include "../integration/backlog_wait.hpp"
 #include "fixture.hpp"
 
@@ -88,6 +90,29 @@ TEST_P(AckGrouping, RedeliveringEverythingKeepsHeldAcknowledgements) {
   consumer.acknowledge(back);
   consumer.close();
   EXPECT_EQ(admin().backlog(topic, "sub"), 0);
+}
+
+// An asynchronous acknowledgement waiting in the group for its receipt, whose consumer the
+// application drops without closing it: its handler still runs, once, saying the consumer is gone
+// (not a handler that never runs, or a future whose promise broke).
+TEST_P(AckGrouping, AHeldAcknowledgementOfAConsumerDroppedWithoutCloseIsAnswered) {
+  auto topic = uniqueTopic("ack-dropped");
+  publish(topic, 1);
+  std::future<void> acknowledged;
+  {
+    auto consumer = client().subscribe(options(topic, std::chrono::minutes(10), true));
+    auto message = receiveNow(consumer);
+    acknowledged = consumer.asyncAcknowledge(message, boost::asio::use_future);
+  }
+  ASSERT_EQ(acknowledged.wait_for(10s), std::future_status::ready) << "the handler never ran";
+  try {
+    acknowledged.get();
+    FAIL() << "acknowledged, though the group was never sent";
+  } catch (const boost::system::system_error& e) {
+    EXPECT_EQ(e.code(), errc::closed) << e.what();
+  } catch (const std::exception& e) {
+    FAIL() << "not an error of the library: " << e.what();
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, AckGrouping, ::testing::ValuesIn(serviceUrls()), backendName);
