@@ -112,10 +112,11 @@ void PulsarTransaction::end(proto::TxnAction action, Callback<> done) {
   {
     std::unique_lock lock(mutex_);
     if (state_ == State::ending || state_ == State::ended) {
+      // Read under the lock: END_TXN's answer may change it as soon as the lock is let go.
+      const char* why = state_ == State::ended ? "has ended" : "is being ended already";
       lock.unlock();
       return done(Status(errc::transaction_not_found,
-                         std::string(actionName(action)) + " of " + describe() + ": it " +
-                             (state_ == State::ended ? "has ended" : "is being ended already")));
+                         std::string(actionName(action)) + " of " + describe() + ": it " + why));
     }
     state_ = State::ending;
     action_ = action;
