@@ -1,7 +1,8 @@
 // Producer: publishes messages to one topic (all partitions of a partitioned topic).
 //
 // Thread safety: a Producer is a cheap handle to shared state; send and asyncSend may be called
-// from several threads at once. Messages sent from one thread are stored in the order sent.
+// from several threads at once. Messages sent from one thread are stored in the order sent (with
+// BatchingOptions::keyBased, in the order sent among the messages of each key).
 // send and close throw would_deadlock on the client's I/O threads (inside an async handler).
 // Cancelling asyncSend has no effect: a message on the wire cannot be un-sent.
 // Errors: send throws Error — invalid_argument (deliverAfter negative, both deliverAfter and

@@ -25,7 +25,8 @@ struct BatchingOptions {
   std::size_t maxBytes{128 * 1024};                 // uncompressed payloads and metadata
   // One open entry per key (partition key, else ordering key) instead of one for all, so that
   // every entry carries its key and a Key_Shared subscription dispatches it by that key. Turn it
-  // on when consumers use Key_Shared; Java's BatcherBuilder.KEY_BASED.
+  // on when consumers use Key_Shared; Java's BatcherBuilder.KEY_BASED. One thread's sends then
+  // keep their order per key: a key's full batch goes out ahead of another key's older one.
   bool keyBased{false};
   // Messages with a delivery time: 0 (Java's rule) sends each alone, as a delay applies to a
   // whole entry. Above 0, messages whose delivery times lie within this window of each other

@@ -121,6 +121,21 @@ TEST(BatchContainer, KeyBasedBatchingKeepsOneBatchPerKeyAndTakesThemInOrderOfOpe
   EXPECT_TRUE(container.empty());
 }
 
+TEST(BatchContainer, UnderKeyBasedBatchingAKeysFullBatchGoesOutAheadOfAnOlderOpenOne) {
+  BatchingOptions options;
+  options.keyBased = true;
+  options.maxMessages = 2;
+  BatchContainer container(options);
+  addTo(container, message("a1", {}, "a"));
+  addTo(container, message("b1", {}, "b"));
+  auto taken = addTo(container, message("b2", {}, "b"));
+  ASSERT_TRUE(taken.full) << "b's batch is full: it goes out now";
+  EXPECT_FALSE(taken.closed) << "a's batch is another key's: it stays open";
+  EXPECT_EQ(taken.full->batch[0].payload, "b1");
+  EXPECT_EQ(container.messages(), 1u) << "a1, sent first, is still open: order holds per key";
+  EXPECT_EQ(onlyBatch(container).batch[0].payload, "a1");
+}
+
 TEST(BatchContainer, EachMessageOfTheEntryGetsTheEntryIdWithItsBatchIndex) {
   BatchContainer container(BatchingOptions{});
   std::vector<std::pair<Status, MessageId>> results(3);
