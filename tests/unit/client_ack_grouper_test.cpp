@@ -119,12 +119,17 @@ TEST(AckGrouper, FlushNowHandsOnWhatIsHeldAndDisarmsTheTimer) {
   EXPECT_EQ(groups.flushed.size(), 1u) << "the timer went with the group";
 }
 
-TEST(AckGrouper, AGrouperGoneBeforeItsTimerHandsNothingOn) {
+TEST(AckGrouper, AGrouperGoneBeforeItsTimerHandsWhatItHeldOnAsItGoesAndOnlyThen) {
   Groups groups(100ms);
-  groups.add(1);
-  groups.grouper.reset();
+  int answered = 0;
+  groups.add(1, &answered);
+  groups.add(2, &answered);
+  groups.grouper.reset();  // its consumer dropped without close()
+  ASSERT_EQ(groups.flushed.size(), 1u) << "held callbacks are answered, not destroyed unanswered";
+  EXPECT_EQ(groups.flushed[0], (std::vector<MessageId>{MessageId(7, 1), MessageId(7, 2)}));
+  EXPECT_EQ(answered, 2);
   groups.advance(1s);
-  EXPECT_TRUE(groups.flushed.empty());
+  EXPECT_EQ(groups.flushed.size(), 1u) << "the timer of a grouper that is gone does nothing";
 }
 
 }  // namespace
