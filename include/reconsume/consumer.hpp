@@ -36,7 +36,10 @@
 // Room for the retry: reconsumeLater and asyncReconsumeLater publish through internal producers
 // that share the client's memoryLimit and wait for room as a producer with blockIfQueueFull does
 // (ProducerOptions): on the caller's thread — the async forms too, as the Java client's
-// reconsumeLaterAsync does — at most their sendTimeout (30 s), then timeout.
+// reconsumeLaterAsync does — at most their sendTimeout (30 s), then timeout. The first call that
+// needs one of them also waits there while the consumer creates it (Java's creates it in the
+// call as well); on the client's I/O thread such a call does not wait: it runs once the producer
+// is made, in the order of the calls.
 #pragma once
 
 #include <boost/asio/any_io_executor.hpp>

@@ -4,6 +4,7 @@
 // retry layer's; the limits of a full queue are tested in tests/unit/send_limits_test.cpp and
 // against a paused broker by reconsume_integration_load.
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_future.hpp>
 #include <future>
 #include <mutex>
 #include <string>
@@ -82,6 +83,40 @@ TEST_P(SendLimits, TheRetryProducerSharesTheClientsMemoryLimit) {
   client.createProducer(topic).send(std::string(1990, 'x'));
   auto message = receiveNow(consumer);
   expectTooLarge([&] { consumer.reconsumeLater(message); }, "memoryLimit 2000");
+  client.close();
+}
+
+// A burst of first retries, more than the client's memory limit holds at once, made while the
+// consumer creates its retry producer: each waits for the producer on its caller's thread and
+// then for room there, as later retries do — none fails with producer_busy (queued for the
+// client's I/O thread, where nothing may wait, those beyond the room did, on Pulsar).
+TEST_P(SendLimits, TheFirstRetriesWaitForRoomAsTheLaterOnesDo) {
+  ClientOptions clientOptions;
+  clientOptions.memoryLimit = 64 * 1024;
+  auto client = connectAnotherClient(clientOptions);
+  auto topic = uniqueTopic("retry-room");
+  auto consumer =
+      client.subscribe(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1h"))));
+  constexpr int kCount = 40;  // about 4 KiB each with its properties: 14 fit the limit at a time
+  auto producer = client.createProducer(topic);
+  for (int i = 0; i < kCount; ++i)
+    producer.send(std::string(4000, static_cast<char>('a' + i % 26)));
+  std::vector<Message> received;
+  for (int i = 0; i < kCount; ++i) received.push_back(receiveNow(consumer));
+  std::vector<std::future<void>> retried;
+  for (auto& message : received) {
+    retried.push_back(consumer.asyncReconsumeLater(message, boost::asio::use_future));
+  }
+  int failed = 0;
+  std::string first;
+  for (auto& each : retried) {
+    try {
+      each.get();
+    } catch (const std::exception& e) {
+      if (failed++ == 0) first = e.what();
+    }
+  }
+  EXPECT_EQ(failed, 0) << "the first failure: " << first;
   client.close();
 }
 
