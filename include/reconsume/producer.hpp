@@ -79,6 +79,8 @@ class Producer {
   const std::string& topic() const;
   boost::asio::any_io_executor executor() const;
   // Waits for every pending send to complete, then closes; later sends fail with errc::closed.
+  // A producer dropped without close() does not wait: sends still waiting for their batch or
+  // receipt complete with errc::closed (on pulsar://; the message may still be stored).
   void close();
 
  private:

@@ -405,6 +405,16 @@ void PulsarProducer::failEverything(const Status& why) {
 
 // ----- closing ----------------------------------------------------------------------------------
 
+PulsarProducer::~PulsarProducer() {
+  // Whatever is still held was never confirmed: written or not, the broker may or may not have
+  // stored it, as when a send times out.
+  const Status gone(errc::closed, "the producer of " + options_.topic +
+                                      " was dropped without close() before the broker confirmed "
+                                      "the message");
+  failBatches(gone);
+  for (auto& done : queue_.takeAll()) done(gone, MessageId());
+}
+
 void PulsarProducer::close(Callback<> done) {
   closed_ = true;
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {

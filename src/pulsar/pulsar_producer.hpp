@@ -55,6 +55,13 @@ class PulsarProducer final : public client::BackendProducer,
                      const ProducerOptions& options,
                      Callback<std::shared_ptr<client::BackendProducer>> done);
 
+  // Dropped without close() (the application let go of its Producer while sends were waiting
+  // for their batch or receipt, and nothing else holds this): each of them completes with
+  // errc::closed here, rather than its handler being destroyed unanswered.
+  ~PulsarProducer() override;
+  PulsarProducer(const PulsarProducer&) = delete;
+  PulsarProducer& operator=(const PulsarProducer&) = delete;
+
   const std::string& topic() const override { return options_.topic; }
   void send(OutgoingData message, BackendCallback<MessageId>&& done) override;
   // Registers the topic with the transaction first (once per transaction), then queues the

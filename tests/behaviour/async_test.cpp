@@ -111,6 +111,33 @@ TEST_P(Async, ProducerSendsWithAFuture) {
 // Completions of a burst run together on the client's I/O thread (client/completion_inbox.hpp):
 // still in the order the operations finished, never on the caller's thread, and never inside the
 // call that started the operation — not even one started from a handler already on that thread.
+// A send still waiting for its batch or its receipt when the application drops its producer
+// without close(): its handler runs, once — stored, or closed — never a handler destroyed
+// unanswered (a future whose promise broke).
+TEST_P(Async, ASendPendingWhenItsProducerIsDroppedWithoutCloseIsAnswered) {
+  auto topic = uniqueTopic("async-dropped");
+  std::vector<std::future<MessageId>> sent;
+  {
+    ProducerOptions options;
+    options.topic = topic;
+    options.sendTimeout = 0ms;  // no send timer holding the producer either
+    auto producer = client().createProducer(options);
+    for (int i = 0; i < 3; ++i) {
+      sent.push_back(producer.asyncSend(withPayload("m" + std::to_string(i)), asio::use_future));
+    }
+  }
+  for (auto& each : sent) {
+    ASSERT_EQ(each.wait_for(kDueWithin), std::future_status::ready) << "the handler never ran";
+    try {
+      each.get();
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    } catch (const std::exception& e) {
+      FAIL() << "not an outcome of the library: " << e.what();
+    }
+  }
+}
+
 TEST_P(Async, ABurstOfSendsCompletesInOrderOnTheClientsThreadNeverInsideTheCall) {
   auto topic = uniqueTopic("async-burst");
   auto producer = client().createProducer(topic);
