@@ -108,9 +108,6 @@ TEST_P(Async, ProducerSendsWithAFuture) {
   EXPECT_EQ(reader.readNext(kDueWithin)->id(), id.get());
 }
 
-// Completions of a burst run together on the client's I/O thread (client/completion_inbox.hpp):
-// still in the order the operations finished, never on the caller's thread, and never inside the
-// call that started the operation — not even one started from a handler already on that thread.
 // A send still waiting for its batch or its receipt when the application drops its producer
 // without close(): its handler runs, once — stored, or closed — never a handler destroyed
 // unanswered (a future whose promise broke).
@@ -138,6 +135,9 @@ TEST_P(Async, ASendPendingWhenItsProducerIsDroppedWithoutCloseIsAnswered) {
   }
 }
 
+// Completions of a burst run together on the client's I/O thread (client/completion_inbox.hpp):
+// still in the order the operations finished, never on the caller's thread, and never inside the
+// call that started the operation — not even one started from a handler already on that thread.
 TEST_P(Async, ABurstOfSendsCompletesInOrderOnTheClientsThreadNeverInsideTheCall) {
   auto topic = uniqueTopic("async-burst");
   auto producer = client().createProducer(topic);
