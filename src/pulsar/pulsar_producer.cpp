@@ -106,8 +106,7 @@ void PulsarProducer::onFinished(const AttachMachine::Action& how) {
                : !how.status.ok()
                    ? how.status
                    : Status(errc::closed, describe() + " was closed before it could send");
-  failBatches(why);
-  for (auto& done : queue_.takeAll()) done(why, MessageId());
+  failPending(why);
 }
 
 void PulsarProducer::onDetached(const Status& why) {
@@ -396,9 +395,13 @@ void PulsarProducer::onSendTimer() {
   drainedMaybeClose();
 }
 
-void PulsarProducer::failEverything(const Status& why) {
+void PulsarProducer::failPending(const Status& why) {
   failBatches(why);
   for (auto& done : queue_.takeAll()) done(why, MessageId());
+}
+
+void PulsarProducer::failEverything(const Status& why) {
+  failPending(why);
   armSendTimer();
   drainedMaybeClose();
 }
@@ -411,8 +414,7 @@ PulsarProducer::~PulsarProducer() {
   const Status gone(errc::closed, "the producer of " + options_.topic +
                                       " was dropped without close() before the broker confirmed "
                                       "the message");
-  failBatches(gone);
-  for (auto& done : queue_.takeAll()) done(gone, MessageId());
+  failPending(gone);
 }
 
 void PulsarProducer::close(Callback<> done) {

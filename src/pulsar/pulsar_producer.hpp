@@ -148,6 +148,8 @@ class PulsarProducer final : public client::BackendProducer,
   void armSendTimer();
   void onSendTimer();
   void drainedMaybeClose();
+  // Every send still held (open batches, the inbox, the send queue) completes with `why`.
+  void failPending(const Status& why);
   void failEverything(const Status& why);
 
   const std::shared_ptr<Network> network_;
