@@ -14,7 +14,10 @@
 // broker's answers), then shuts the connections down: it returns within operationTimeout even
 // when the broker stopped answering and ProducerOptions::sendTimeout is 0. It also stops the
 // metrics endpoint (ClientOptions::metricsListen): once close() returns, its address is free. A
-// second close(), from any thread, returns when the first has finished.
+// second close(), from any thread, returns when the first has finished. When the last handle of
+// the client and of everything made from it goes without close(), the client closes just so, and
+// the thread that let go waits for it (on one of the client's own threads, a thread started for it
+// waits instead): no operation is left without its completion.
 //
 // Blocking calls (createProducer, subscribe, createReader, partitionsOf, newTransaction, close,
 // and those of Producer, Consumer, Reader and Transaction) made on one of the client's I/O threads

@@ -2,6 +2,9 @@
 
 #include <atomic>
 #include <boost/asio/post.hpp>
+#include <future>
+#include <system_error>
+#include <thread>
 
 #include "embedded/embedded_backend.hpp"
 #include "pulsar/pulsar_backend.hpp"
@@ -31,7 +34,8 @@ std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
                                               "ms; it must be positive");
     }
   }
-  std::shared_ptr<ClientImpl> client(new ClientImpl(std::move(url), std::move(options)));
+  std::shared_ptr<ClientImpl> client(new ClientImpl(std::move(url), std::move(options)),
+                                     &ClientImpl::release);
   if (client->url_.kind == ServiceUrl::Kind::embedded) {
     auto connection = embedded::connectEmbedded(client->url_, client->options_.clock);
     client->backend_ = std::move(connection.backend);
@@ -68,12 +72,54 @@ ClientImpl::ClientImpl(ServiceUrl url, ClientOptions options)
   }
 }
 
+void ClientImpl::release(ClientImpl* client) noexcept {
+  if (!client->onOwnThread()) return delete client;
+  // The last reference went on one of the client's own threads (a handler dropped the last
+  // handle, or a completion that held the client ran): the close the destructor waits for needs
+  // this thread back, so the destructor runs on a thread of its own.
+  try {
+    std::thread([client] { delete client; }).detach();
+  } catch (const std::system_error&) {
+    delete client;  // no thread to be had: the destructor's close cannot be waited for
+  }
+}
+
 ClientImpl::~ClientImpl() {
-  // The last handle is gone: close what is still open, without waiting for handlers of
-  // operations nobody can observe any more.
-  if (!closed()) close([](const Status&) {});
-  stopThreads();
+  if (onOwnThread()) {
+    // Only when release() could not start a thread: what is still open is closed, and the
+    // threads stop without waiting for it.
+    if (!closed()) close([](const Status&) {});
+    stopThreads();
+  } else {
+    // The last handle is gone: a close, as close() is, waited for here. Handlers of operations
+    // still open (a send waiting for its receipt, an acknowledgement in its group, a completion
+    // queued) get their outcome: a future's promise is never broken.
+    auto done = std::make_shared<std::promise<void>>();
+    auto closedAll = done->get_future();
+    close([done](const Status&) { done->set_value(); });
+    // close() shuts the backend down after operationTimeout; the margin is for a close that
+    // never finished, which must not hold the application's thread for ever.
+    closedAll.wait_for(options_.operationTimeout + kCloseMargin);
+    drainThenStopThreads();
+  }
   failureLog_->flush();  // a summary still pending would never run now
+}
+
+bool ClientImpl::onOwnThread() const {
+  for (const auto& thread : runtime_->threads) {
+    if (thread.get_id() == std::this_thread::get_id()) return true;
+  }
+  return false;
+}
+
+void ClientImpl::drainThenStopThreads() {
+  // The stop goes behind what the close queued (the completions of what it ended), so that those
+  // run on the client's threads as every completion does; what they queue in turn runs here.
+  runtime_->work.reset();
+  boost::asio::post(runtime_->io, [runtime = runtime_.get()] { runtime->io.stop(); });
+  for (auto& thread : runtime_->threads) thread.join();
+  runtime_->io.restart();
+  runtime_->io.poll();
 }
 
 void ClientImpl::stopThreads() {

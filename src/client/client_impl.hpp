@@ -7,6 +7,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -38,6 +39,8 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
  public:
   // Throws Error(invalid_argument) for a bad URL or option.
   static std::shared_ptr<ClientImpl> connect(std::string_view serviceUrl, ClientOptions options);
+  // A close as close() is, waited for (at most operationTimeout and a margin): every operation
+  // still open completes, on the client's threads, before they stop.
   ~ClientImpl();
 
   Backend& backend() { return *backend_; }
@@ -80,7 +83,14 @@ class ClientImpl : public std::enable_shared_from_this<ClientImpl> {
 
  private:
   ClientImpl(ServiceUrl url, ClientOptions options);
+  // The deleter of every ClientImpl: never on one of its own threads (see the destructor).
+  static void release(ClientImpl* client) noexcept;
+  bool onOwnThread() const;
   void stopThreads();
+  void drainThenStopThreads();
+
+  // How much longer than operationTimeout the destructor waits for its close.
+  static constexpr std::chrono::seconds kCloseMargin{5};
 
   ServiceUrl url_;
   ClientOptions options_;

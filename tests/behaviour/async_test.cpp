@@ -135,6 +135,52 @@ TEST_P(Async, ASendPendingWhenItsProducerIsDroppedWithoutCloseIsAnswered) {
   }
 }
 
+// The client's last handle dropped without close() while its operations are on their way — sends
+// in their batch or waiting for a receipt, acknowledgements in their group, completions queued —
+// is a close: every handler runs once, and nothing a handler was told is stored is lost.
+TEST_P(Async, OperationsPendingWhenTheClientIsDroppedWithoutCloseAreAnswered) {
+  auto topic = uniqueTopic("client-dropped");
+  constexpr int kSends = 300;
+  std::vector<std::future<MessageId>> sent;
+  std::vector<std::future<void>> acked;
+  {
+    auto other = connectAnotherClient();
+    auto consumer =
+        other.subscribe(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1s"))));
+    auto producer = other.createProducer(topic);
+    producer.send("to acknowledge");
+    acked.push_back(consumer.asyncAcknowledge(receiveNow(consumer), asio::use_future));
+    for (int i = 0; i < kSends; ++i) {
+      sent.push_back(producer.asyncSend(withPayload("m" + std::to_string(i)), asio::use_future));
+    }
+  }  // the handles go, the client's own among them
+  std::set<MessageId> stored;
+  for (auto& each : sent) {
+    ASSERT_EQ(each.wait_for(kDueWithin), std::future_status::ready) << "a handler never ran";
+    try {
+      stored.insert(each.get());
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    } catch (const std::exception& e) {
+      FAIL() << "not an outcome of the library: " << e.what();
+    }
+  }
+  for (auto& each : acked) {
+    ASSERT_EQ(each.wait_for(kDueWithin), std::future_status::ready) << "a handler never ran";
+    try {
+      each.get();
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    } catch (const std::exception& e) {
+      FAIL() << "not an outcome of the library: " << e.what();
+    }
+  }
+  auto reader = client().createReader(topic);
+  std::set<MessageId> read;
+  while (auto message = reader.readNext(embedded() ? 0ms : 2s)) read.insert(message->id());
+  for (const auto& id : stored) EXPECT_EQ(read.count(id), 1u) << "stored, then lost";
+}
+
 // Completions of a burst run together on the client's I/O thread (client/completion_inbox.hpp):
 // still in the order the operations finished, never on the caller's thread, and never inside the
 // call that started the operation — not even one started from a handler already on that thread.
