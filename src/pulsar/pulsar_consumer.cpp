@@ -105,7 +105,11 @@ void PulsarConsumer::onAttached(const Response&, bool first) {
   runDeferred();
   drainAcks();
   flushAcks();
-  sendFlow(permits);
+  if (position_.startsAtUnknownLast()) {
+    findTheLastMessage();  // asks for messages once it is there
+  } else {
+    sendFlow(permits);
+  }
   if (first) network_->log.debug(describe() + " is subscribed");
   if (!first) network_->log.info(describe() + " is subscribed again");
 }

@@ -122,8 +122,10 @@ class PulsarConsumer final : public client::BackendConsumer,
   void requestAck(std::uint64_t requestId, const proto::BaseCommand& command, std::string what,
                   Callback<> done);
   void startSeek(const MessageId& id, Callback<> done);
-  void onSeekAnswer(const MessageId& id, std::uint64_t consumerId, Response response,
-                    Callback<> done);
+  void startSeek(const MessageId& id, bool inclusive, Callback<> done);
+  void findTheLastMessage();
+  void onSeekAnswer(const MessageId& id, bool inclusive, std::uint64_t consumerId,
+                    Response response, Callback<> done);
 
   // pulsar_consumer_transactions.cpp
   void sendTransactionalAck(const MessageId& id, int batchSize, const TxnId& txn, Callback<> done);

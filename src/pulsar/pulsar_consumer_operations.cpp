@@ -208,32 +208,64 @@ void PulsarConsumer::seek(const MessageId& id, Callback<> done) {
   });
 }
 
+void PulsarConsumer::findTheLastMessage() {
+  // As the Java client's reader does: the last message's id, then a seek to it, inclusive. No
+  // FLOW until then, so nothing published meanwhile comes ahead of it.
+  lastMessageId([self = shared_from_this()](const Status& status, const MessageId& last) {
+    asio::post(self->strand_, [self, status, last] {
+      if (!self->position_.startsAtUnknownLast() || !self->attachment_.ready()) return;
+      if (!status.ok()) {
+        // Subscribing again asks again.
+        self->network_->log.warn(self->describe() + ": cannot find the last message (" +
+                                 status.message + "); subscribing again");
+        return self->attachment_.released(false, status);
+      }
+      if (last == MessageId::earliest()) {
+        // An empty topic: its first message is the next one published.
+        self->position_.seek(MessageId::latest());
+        return self->sendFlow(self->permits_.resubscribed(false));
+      }
+      self->startSeek(last, true, [self](const Status& sought) {
+        if (!sought.ok()) {
+          self->network_->log.warn(self->describe() + ": cannot seek to the last message (" +
+                                   sought.message + ")");
+        }
+      });
+    });
+  });
+}
+
 void PulsarConsumer::startSeek(const MessageId& id, Callback<> done) {
+  startSeek(id, false, std::move(done));
+}
+
+void PulsarConsumer::startSeek(const MessageId& id, bool inclusive, Callback<> done) {
   // Until the answer, messages are from before the seek, and a close by the broker (which Pulsar
   // sends to the subscription's consumers on a seek) waits for it.
   attachment_.hold();
   auto consumerId = attachment_.id();
   const auto& connection = attachment_.connection();
   auto requestId = connection->newRequestId();
-  connection->request(requestId, protocol::seek(consumerId, requestId, id),
-                      "SEEK " + id.toString() + " on " + spec_.topic,
-                      [self = shared_from_this(), id, consumerId,
-                       done = std::move(done)](Response response) mutable {
-                        asio::post(self->strand_, [self, id, consumerId, done = std::move(done),
-                                                   response = std::move(response)]() mutable {
-                          self->onSeekAnswer(id, consumerId, std::move(response), std::move(done));
-                        });
-                      });
+  connection->request(
+      requestId, protocol::seek(consumerId, requestId, id),
+      "SEEK " + id.toString() + " on " + spec_.topic,
+      [self = shared_from_this(), id, inclusive, consumerId,
+       done = std::move(done)](Response response) mutable {
+        asio::post(self->strand_, [self, id, inclusive, consumerId, done = std::move(done),
+                                   response = std::move(response)]() mutable {
+          self->onSeekAnswer(id, inclusive, consumerId, std::move(response), std::move(done));
+        });
+      });
 }
 
-void PulsarConsumer::onSeekAnswer(const MessageId& id, std::uint64_t consumerId, Response response,
-                                  Callback<> done) {
+void PulsarConsumer::onSeekAnswer(const MessageId& id, bool inclusive, std::uint64_t consumerId,
+                                  Response response, Callback<> done) {
   if (attachment_.id() != consumerId || !attachment_.ready()) return done(response.status);
   if (!response.status.ok()) {
     attachment_.released(false, response.status);
     return done(response.status);
   }
-  position_.seek(id);
+  position_.seek(id, inclusive);
   batches_.clear();
   // What the sink holds is from before the seek (it may have been delivered after the layer
   // above emptied its queue for the seek); the next subscription starts at the new position.

@@ -21,11 +21,17 @@ class ReaderPosition {
 
   // Whether to hand on the message with `id`; records it as the last one when so.
   bool accept(const MessageId& id);
-  // After a seek: everything after `id` (from the first message for earliest()) comes next.
-  void seek(const MessageId& id) {
+  // After a seek: everything after `id` (from the first message for earliest(), what is
+  // published next for latest()) comes next; with `inclusive`, `id` itself first.
+  void seek(const MessageId& id, bool inclusive = false) {
     start_ = id;
-    inclusive_ = false;
+    inclusive_ = inclusive;
     last_.reset();
+  }
+  // The start is the topic's last message (latest(), inclusive), which the broker does not know
+  // how to start at: the consumer asks for its id and seeks there before it reads.
+  bool startsAtUnknownLast() const {
+    return !last_ && inclusive_ && start_ && *start_ == MessageId::latest();
   }
 
   // Where a new subscription must start: the last message handed on, else the start.
@@ -49,9 +55,11 @@ inline int ReaderPosition::compare(const MessageId& a, const MessageId& b) {
 }
 
 inline bool ReaderPosition::accept(const MessageId& id) {
-  bool after = last_    ? compare(id, *last_) > 0
-               : start_ ? (inclusive_ ? compare(id, *start_) >= 0 : compare(id, *start_) > 0)
-                        : true;
+  // From latest(), the broker sends only what was published after the start: all of it comes.
+  bool after = last_                                       ? compare(id, *last_) > 0
+               : !start_ || *start_ == MessageId::latest() ? true
+               : inclusive_                                ? compare(id, *start_) >= 0
+                                                           : compare(id, *start_) > 0;
   if (after) last_ = id;
   return after;
 }

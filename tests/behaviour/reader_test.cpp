@@ -1,4 +1,7 @@
 // Readers: from the earliest message, hasMessageAvailable, seek; nothing acknowledged.
+#include <boost/asio/use_future.hpp>
+#include <future>
+
 #include "fixture.hpp"
 
 namespace reconsume::behaviour {
@@ -53,6 +56,70 @@ TEST_P(Readers, StartAfterAnIdAndSeek) {
   options.startMessageIdInclusive = true;
   auto inclusive = client().createReader(options);
   EXPECT_EQ(inclusive.readNext(kDueWithin)->id(), ids[1]);
+}
+
+// A reader from MessageId::latest() reads what is published after it started — inclusive, the
+// topic's last message first, as the Java client's reader does —, and one moved there by seek()
+// reads what comes next.
+TEST_P(Readers, FromTheLatestReadWhatComesNextAndInclusiveTheLastMessageFirst) {
+  auto topic = uniqueTopic("latest");
+  auto producer = client().createProducer(topic);
+  producer.send("m0");
+  auto last = producer.send("m1");
+
+  ReaderOptions options;
+  options.topic = topic;
+  options.startMessageId = MessageId::latest();
+  auto reader = client().createReader(options);
+  options.startMessageIdInclusive = true;
+  auto inclusive = client().createReader(options);
+  auto inclusiveFirst = inclusive.readNext(kDueWithin);
+  ASSERT_TRUE(inclusiveFirst) << "an inclusive reader from the latest read nothing";
+  EXPECT_EQ(inclusiveFirst->id(), last);
+
+  auto next = producer.send("m2");
+  auto first = reader.readNext(kDueWithin);
+  ASSERT_TRUE(first) << "a reader from the latest read nothing";
+  EXPECT_EQ(first->id(), next);
+  EXPECT_EQ(inclusive.readNext(kDueWithin)->id(), next);
+
+  producer.send("m3");
+  reader.seek(MessageId::latest());
+  auto after = producer.send("m4");
+  auto sought = reader.readNext(kDueWithin);
+  ASSERT_TRUE(sought) << "a reader moved to the latest read nothing";
+  EXPECT_EQ(sought->id(), after);
+}
+
+// Inclusive from the latest: on an empty topic, the first message published; after a burst the
+// producer batched, the burst's last message (not its batch's first).
+TEST_P(Readers, FromTheLatestInclusiveOnAnEmptyTopicAndAfterABatch) {
+  auto topic = uniqueTopic("latest-inclusive");
+  auto producer = client().createProducer(topic);
+  ReaderOptions options;
+  options.topic = topic;
+  options.startMessageId = MessageId::latest();
+  options.startMessageIdInclusive = true;
+  auto onEmpty = client().createReader(options);
+  EXPECT_FALSE(onEmpty.readNext(200ms));
+  auto first = producer.send("first");
+  auto read = onEmpty.readNext(kDueWithin);
+  ASSERT_TRUE(read) << "an inclusive reader from the latest of an empty topic read nothing";
+  EXPECT_EQ(read->id(), first);
+
+  std::vector<std::future<MessageId>> burst;
+  for (int i = 0; i < 10; ++i) {
+    OutgoingMessage message;
+    message.payload = "b" + std::to_string(i);
+    burst.push_back(producer.asyncSend(message, boost::asio::use_future));
+  }
+  MessageId last;
+  for (auto& sent : burst) last = sent.get();
+  auto afterBurst = client().createReader(options);
+  read = afterBurst.readNext(kDueWithin);
+  ASSERT_TRUE(read);
+  EXPECT_EQ(read->id(), last);
+  EXPECT_EQ(read->data(), "b9");
 }
 
 TEST_P(Readers, ReadingLeavesSubscriptionsAlone) {
