@@ -5,6 +5,10 @@
 // receive gets it. So `co_await (receive || timer)` never takes a message and drops it: when the
 // timer wins, the receive's last step sees the cancellation and gives the message back.
 //
+// The receive holds its consumer weakly: waiting in the consumer's line, it must not keep the
+// consumer alive once the application let go of it (the consumer's destructor closes its queue,
+// and the receive completes with closed).
+//
 // Thread safety: cancel() may be called from any thread, at any time, any number of times.
 #pragma once
 
@@ -45,10 +49,11 @@ class AsyncReceive : public std::enable_shared_from_this<AsyncReceive> {
   static constexpr int kHandedOut = -1;
   // Runs where the handler runs: hands the message out, or gives it back when cancelled.
   Result lastStep(const Status& status, ReceiveQueue::Item item);
-  void startTimer(std::chrono::milliseconds timeout);
+  void startTimer(boost::asio::io_context& io, std::chrono::milliseconds timeout);
+  static Status gone();
   void stopTimer();
 
-  const std::shared_ptr<ConsumerImpl> consumer_;
+  const std::weak_ptr<ConsumerImpl> consumer_;
   const Finish finish_;
   // kWaiting, kHandedOut, or the Outcome (as int) a cancel asked for.
   std::atomic<int> state_{kWaiting};

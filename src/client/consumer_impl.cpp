@@ -99,6 +99,13 @@ ConsumerImpl::ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec
   for (const auto& topic : spec_.topics) topicNames_.push_back(topic.topic);
 }
 
+ConsumerImpl::~ConsumerImpl() {
+  // Dropped without close(): async receives still waiting (which hold the consumer weakly)
+  // complete with closed rather than never.
+  queue_.close(Status(errc::closed, "the consumer of subscription '" + spec_.options.subscription +
+                                        "' was dropped without close()"));
+}
+
 void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpec spec,
                           Callback<std::shared_ptr<ConsumerImpl>> done) {
   std::shared_ptr<ConsumerImpl> consumer(new ConsumerImpl(client, std::move(spec)));

@@ -46,6 +46,7 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
  public:
   static void create(const std::shared_ptr<ClientImpl>& client, ConsumerSpec spec,
                      Callback<std::shared_ptr<ConsumerImpl>> done);
+  ~ConsumerImpl() override;
 
   // The next message; nothing when `timeout` (real time) passed first.
   std::optional<Message> receive(std::optional<std::chrono::nanoseconds> timeout);

@@ -135,6 +135,31 @@ TEST_P(Async, ASendPendingWhenItsProducerIsDroppedWithoutCloseIsAnswered) {
   }
 }
 
+// A receive still waiting when the application drops its consumer (or reader) without close():
+// it completes, with closed — the consumer does not live on for it, unreachable.
+TEST_P(Async, AReceiveWaitingWhenItsConsumerIsDroppedWithoutCloseIsAnswered) {
+  auto topic = uniqueTopic("receive-dropped");
+  std::future<Message> received;
+  std::future<Message> read;
+  {
+    auto consumer = retrying(topic);
+    received = consumer.asyncReceive(asio::use_future);
+    auto reader = client().createReader(topic);
+    read = reader.asyncReadNext(asio::use_future);
+  }
+  for (auto* each : {&received, &read}) {
+    ASSERT_EQ(each->wait_for(kDueWithin), std::future_status::ready) << "a handler never ran";
+    try {
+      each->get();
+      ADD_FAILURE() << "a message arrived on a topic nobody published to";
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not an outcome of the library: " << e.what();
+    }
+  }
+}
+
 // The client's last handle dropped without close() while its operations are on their way — sends
 // in their batch or waiting for a receipt, acknowledgements in their group, completions queued —
 // is a close: every handler runs once, and nothing a handler was told is stored is lost.
