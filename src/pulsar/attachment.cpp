@@ -106,9 +106,14 @@ void Attachment::retry(const Action& action) {
                        " ms: " + action.status.message);
   }
   timer_.expiresAfter(action.wait);
-  timer_.asyncWait([self = hooks_.self(), this](boost::system::error_code ec) {
-    if (!ec) apply(machine_.timerFired(now()));
-  });
+  // Weakly: a producer or consumer the application let go of while it waits to try again is not
+  // kept alive by its own retries, which would go on for ever against a broker that is gone; it
+  // is destroyed, and its destructor answers what it holds (a producer's sends: closed).
+  timer_.asyncWait(
+      [weak = std::weak_ptr<AttachHooks>(hooks_.self()), this](boost::system::error_code ec) {
+        auto self = weak.lock();
+        if (!ec && self) apply(machine_.timerFired(now()));
+      });
 }
 
 void Attachment::sessionLost(std::uint64_t session, const Status& why) {

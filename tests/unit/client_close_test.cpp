@@ -1,11 +1,13 @@
 // Client::close against a broker that stopped answering: a producer with no send timeout waits
 // for a receipt that never comes, and close() still returns within the client's operationTimeout,
 // completing the send with errc::closed. A second close() from another thread waits for the first
-// instead of returning while the first is still closing.
+// instead of returning while the first is still closing. A producer dropped while it reconnects
+// answers its sends too.
 #include <gtest/gtest.h>
 
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <mutex>
 
 #include "pulsar_fake_broker.hpp"
 #include "pulsar_scripted_answers.hpp"
@@ -32,6 +34,19 @@ auto silentAfterTheFirstSend(std::string& url, std::promise<void>& sent) {
     peer.expect(proto::BaseCommand::SEND);
     sent.set_value();
     peer.waitForClose(30s);
+  };
+}
+
+// A broker that creates the producer, reads its first SEND and goes away: the producer then
+// reconnects, and no connection is answered any more.
+auto goneAfterTheFirstSend(std::string& url, std::promise<void>& sent) {
+  return [&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    answerProducer(peer);
+    peer.expect(proto::BaseCommand::SEND);
+    sent.set_value();
   };
 }
 
@@ -104,6 +119,39 @@ TEST(ClientClose, ASecondCloseWaitsForTheFirst) {
   EXPECT_GT(std::min(mine, theirs), kOperationTimeout / 2);
   EXPECT_LT(std::max(mine, theirs), kOperationTimeout + 3s);
   expectClosed(state.send);
+}
+
+// The application drops its producer and client, without close(), while the producer reconnects
+// to a broker that is gone: the send still waiting for its receipt completes with closed. (The
+// producer's reconnection loop held the producer, so it was never destroyed and the send never
+// answered.)
+TEST(ClientClose, ASendOfAProducerDroppedWhileItReconnectsIsAnswered) {
+  std::string url;
+  std::promise<void> sent;
+  FakeBroker broker({goneAfterTheFirstSend(url, sent)});
+  url = broker.url();
+  auto reconnecting = std::make_shared<std::promise<void>>();
+  auto once = std::make_shared<std::once_flag>();
+  std::future<MessageId> send;
+  {
+    ClientOptions options;
+    options.operationTimeout = kOperationTimeout;
+    options.logger = [reconnecting, once](LogLevel, std::string_view line) {
+      if (line.find(" reconnects in ") != std::string_view::npos) {
+        std::call_once(*once, [&] { reconnecting->set_value(); });
+      }
+    };
+    auto client = Client::connect(url, options);
+    ProducerOptions producerOptions;
+    producerOptions.topic = kScriptedTopic;
+    producerOptions.sendTimeout = 0ms;
+    auto producer = client.createProducer(producerOptions);
+    OutgoingMessage message;
+    message.payload = "never confirmed";
+    send = producer.asyncSend(message, boost::asio::use_future);
+    ASSERT_EQ(reconnecting->get_future().wait_for(10s), std::future_status::ready);
+  }
+  expectClosed(send);
 }
 
 }  // namespace
