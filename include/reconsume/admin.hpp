@@ -36,6 +36,9 @@ class Admin {
   void terminateTopic(std::string_view topic);
   void deleteTopic(std::string_view topic);
   std::vector<SubscriptionStats> subscriptions(std::string_view topic);
+  // What `subscription` has not acknowledged on `topic`, counted as the broker counts it: in
+  // entries (Pulsar's msgBacklog), so a batch of messages counts once until all of it is
+  // acknowledged; embedded:// stores each message as its own entry (SPEC.md section 11).
   std::int64_t backlog(std::string_view topic, std::string_view subscription);
   // The cursor of `subscription` on `topic`, a non-partitioned topic or one partition (ask each
   // partition of a partitioned topic on its own: invalid_argument for its base name). Reading it

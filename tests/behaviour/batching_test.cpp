@@ -1,7 +1,8 @@
 // Batching (SPEC.md section 11) as a user sees it, on every backend: sends made together complete
 // each with its own id and arrive in order, whole; retry copies due close together (retry
-// batching) are none of them early and none lost, each with its own properties; dead letters are
-// never batched.
+// batching) are none of them early and none lost, each with its own properties; a negative
+// acknowledgement in a batch brings back what Pulsar's entries bring back; dead letters are never
+// batched.
 #include <boost/asio/use_future.hpp>
 #include <future>
 #include <map>
@@ -53,6 +54,54 @@ TEST_P(Batching, SendsMadeTogetherCompleteEachWithItsOwnIdAndArriveInOrder) {
     consumer.acknowledge(message);
   }
   expectNothing(consumer);
+  EXPECT_EQ(admin().backlog(topic, "sub"), 0);
+}
+
+// A negative acknowledgement of one message of a batch (SPEC.md section 11): Pulsar's broker
+// redelivers entries, so the batch's other messages received and not acknowledged come back with
+// it, counted as redelivered, and those acknowledged do not. embedded:// stores each message as
+// its own entry: the message alone comes back.
+TEST_P(Batching, ANegativeAcknowledgementInABatchBringsBackItsEntrysUnacknowledgedMessages) {
+  auto topic = uniqueTopic("batch-nack");
+  ConsumerOptions options;
+  options.topics = {topic};
+  options.subscription = "sub";
+  options.negativeAckRedeliveryDelay = 100ms;
+  auto consumer = client().subscribe(confirmedAcks(options));
+  ProducerOptions producerOptions;
+  producerOptions.topic = topic;
+  producerOptions.batching.maxPublishDelay = 100ms;  // the three surely share an entry
+  auto producer = client().createProducer(producerOptions);
+  std::vector<std::future<MessageId>> sent;
+  for (int i = 0; i < 3; ++i) {
+    sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i)},
+                                      boost::asio::use_future));
+  }
+  std::vector<MessageId> ids;
+  for (auto& done : sent) ids.push_back(done.get());
+  if (!embedded()) {
+    ASSERT_EQ(ids[0].entry(), ids[2].entry()) << "the three sends were expected in one entry";
+  }
+  std::vector<Message> received;
+  for (int i = 0; i < 3; ++i) received.push_back(receiveNow(consumer));
+  consumer.acknowledge(received[0]);
+  consumer.negativeAcknowledge(received[1]);  // received[2] is held, not acknowledged
+  letPass(100ms);
+
+  auto again = receiveNow(consumer);
+  EXPECT_EQ(again.data(), "m1");
+  EXPECT_EQ(again.redeliveryCount(), 1);
+  if (embedded()) {
+    expectNothing(consumer);
+  } else {
+    auto sibling = receiveNow(consumer);
+    EXPECT_EQ(sibling.data(), "m2");
+    EXPECT_EQ(sibling.redeliveryCount(), 1);
+    consumer.acknowledge(sibling);
+    expectNothing(consumer);  // m0, acknowledged, stays away
+  }
+  consumer.acknowledge(again);
+  consumer.acknowledge(received[2]);
   EXPECT_EQ(admin().backlog(topic, "sub"), 0);
 }
 
