@@ -9,8 +9,11 @@
 #include <boost/asio/use_future.hpp>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include "fixture.hpp"
 
@@ -27,6 +30,32 @@ OutgoingMessage withPayload(std::string payload) {
 
 class Async : public BehaviourTest {
  protected:
+  // Waits for the future of an operation that must complete, with its outcome or with
+  // errc::closed: the outcome, or nothing when closed. A handler that never ran (no answer within
+  // kDueWithin, a broken promise) or another error fails the test.
+  template <typename T>
+  static auto outcomeOrClosed(std::future<T>& future) {
+    using Value = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
+    std::optional<Value> outcome;
+    if (future.wait_for(kDueWithin) != std::future_status::ready) {
+      ADD_FAILURE() << "a handler never ran";
+      return outcome;
+    }
+    try {
+      if constexpr (std::is_void_v<T>) {
+        future.get();
+        outcome.emplace();
+      } else {
+        outcome = future.get();
+      }
+    } catch (const boost::system::system_error& e) {
+      EXPECT_EQ(e.code(), errc::closed) << e.what();
+    } catch (const std::exception& e) {
+      ADD_FAILURE() << "not an outcome of the library: " << e.what();
+    }
+    return outcome;
+  }
+
   Consumer retrying(const std::string& topic) {
     return client().subscribe(
         retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms"))));
@@ -123,16 +152,7 @@ TEST_P(Async, ASendPendingWhenItsProducerIsDroppedWithoutCloseIsAnswered) {
       sent.push_back(producer.asyncSend(withPayload("m" + std::to_string(i)), asio::use_future));
     }
   }
-  for (auto& each : sent) {
-    ASSERT_EQ(each.wait_for(kDueWithin), std::future_status::ready) << "the handler never ran";
-    try {
-      each.get();
-    } catch (const boost::system::system_error& e) {
-      EXPECT_EQ(e.code(), errc::closed) << e.what();
-    } catch (const std::exception& e) {
-      FAIL() << "not an outcome of the library: " << e.what();
-    }
-  }
+  for (auto& each : sent) outcomeOrClosed(each);
 }
 
 // A receive still waiting when the application drops its consumer (or reader) without close():
@@ -148,15 +168,7 @@ TEST_P(Async, AReceiveWaitingWhenItsConsumerIsDroppedWithoutCloseIsAnswered) {
     read = reader.asyncReadNext(asio::use_future);
   }
   for (auto* each : {&received, &read}) {
-    ASSERT_EQ(each->wait_for(kDueWithin), std::future_status::ready) << "a handler never ran";
-    try {
-      each->get();
-      ADD_FAILURE() << "a message arrived on a topic nobody published to";
-    } catch (const boost::system::system_error& e) {
-      EXPECT_EQ(e.code(), errc::closed) << e.what();
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "not an outcome of the library: " << e.what();
-    }
+    EXPECT_FALSE(outcomeOrClosed(*each)) << "a message arrived on a topic nobody published to";
   }
 }
 
@@ -181,25 +193,9 @@ TEST_P(Async, OperationsPendingWhenTheClientIsDroppedWithoutCloseAreAnswered) {
   }  // the handles go, the client's own among them
   std::set<MessageId> stored;
   for (auto& each : sent) {
-    ASSERT_EQ(each.wait_for(kDueWithin), std::future_status::ready) << "a handler never ran";
-    try {
-      stored.insert(each.get());
-    } catch (const boost::system::system_error& e) {
-      EXPECT_EQ(e.code(), errc::closed) << e.what();
-    } catch (const std::exception& e) {
-      FAIL() << "not an outcome of the library: " << e.what();
-    }
+    if (auto id = outcomeOrClosed(each)) stored.insert(*id);
   }
-  for (auto& each : acked) {
-    ASSERT_EQ(each.wait_for(kDueWithin), std::future_status::ready) << "a handler never ran";
-    try {
-      each.get();
-    } catch (const boost::system::system_error& e) {
-      EXPECT_EQ(e.code(), errc::closed) << e.what();
-    } catch (const std::exception& e) {
-      FAIL() << "not an outcome of the library: " << e.what();
-    }
-  }
+  for (auto& each : acked) outcomeOrClosed(each);
   auto reader = client().createReader(topic);
   std::set<MessageId> read;
   while (auto message = reader.readNext(embedded() ? 0ms : 2s)) read.insert(message->id());

@@ -23,31 +23,25 @@ using namespace pulsar_test::answers;
 
 constexpr auto kOperationTimeout = 2s;
 
-// A broker that creates the producer, reads its first SEND, then answers nothing (not even
-// PINGs) until the client goes.
-auto silentAfterTheFirstSend(std::string& url, std::promise<void>& sent) {
-  return [&](FakePeer& peer) {
+// A broker that creates the producer and reads its first SEND; then, silent, it answers nothing
+// (not even PINGs) until the client goes, or else it goes away at once — the producer then
+// reconnects, and no connection is answered any more.
+auto afterTheFirstSend(std::string& url, std::promise<void>& sent, bool silent) {
+  return [&url, &sent, silent](FakePeer& peer) {
     peer.acceptConnect();
     answerMetadata(peer);
     answerLookup(peer, url);
     answerProducer(peer);
     peer.expect(proto::BaseCommand::SEND);
     sent.set_value();
-    peer.waitForClose(30s);
+    if (silent) peer.waitForClose(30s);
   };
 }
-
-// A broker that creates the producer, reads its first SEND and goes away: the producer then
-// reconnects, and no connection is answered any more.
+auto silentAfterTheFirstSend(std::string& url, std::promise<void>& sent) {
+  return afterTheFirstSend(url, sent, true);
+}
 auto goneAfterTheFirstSend(std::string& url, std::promise<void>& sent) {
-  return [&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    answerProducer(peer);
-    peer.expect(proto::BaseCommand::SEND);
-    sent.set_value();
-  };
+  return afterTheFirstSend(url, sent, false);
 }
 
 struct Silenced {
