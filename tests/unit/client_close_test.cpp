@@ -50,10 +50,13 @@ struct Silenced {
   std::future<MessageId> send;
 };
 
-// A client whose producer (sendTimeout 0: wait for ever) has one send the broker never confirms.
-Silenced silenced(const std::string& url, std::promise<void>& sent) {
+// A client whose producer (sendTimeout 0: wait for ever) has one send the broker never confirms;
+// its log goes to `logger`.
+Silenced silenced(
+    const std::string& url, std::promise<void>& sent,
+    decltype(ClientOptions::logger) logger = [](LogLevel, std::string_view) {}) {
   ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
+  options.logger = std::move(logger);
   options.operationTimeout = kOperationTimeout;
   auto client = Client::connect(url, options);
   ProducerOptions producerOptions;
@@ -128,23 +131,14 @@ TEST(ClientClose, ASendOfAProducerDroppedWhileItReconnectsIsAnswered) {
   auto once = std::make_shared<std::once_flag>();
   std::future<MessageId> send;
   {
-    ClientOptions options;
-    options.operationTimeout = kOperationTimeout;
-    options.logger = [reconnecting, once](LogLevel, std::string_view line) {
+    auto state = silenced(url, sent, [reconnecting, once](LogLevel, std::string_view line) {
       if (line.find(" reconnects in ") != std::string_view::npos) {
         std::call_once(*once, [&] { reconnecting->set_value(); });
       }
-    };
-    auto client = Client::connect(url, options);
-    ProducerOptions producerOptions;
-    producerOptions.topic = kScriptedTopic;
-    producerOptions.sendTimeout = 0ms;
-    auto producer = client.createProducer(producerOptions);
-    OutgoingMessage message;
-    message.payload = "never confirmed";
-    send = producer.asyncSend(message, boost::asio::use_future);
+    });
+    send = std::move(state.send);
     ASSERT_EQ(reconnecting->get_future().wait_for(10s), std::future_status::ready);
-  }
+  }  // the producer and the client go, without close()
   expectClosed(send);
 }
 
