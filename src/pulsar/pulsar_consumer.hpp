@@ -123,7 +123,9 @@ class PulsarConsumer final : public client::BackendConsumer,
                   Callback<> done);
   void startSeek(const MessageId& id, Callback<> done);
   void startSeek(const MessageId& id, bool inclusive, Callback<> done);
+  // A reader from the last message, inclusive: finds it and seeks there before the first FLOW.
   void findTheLastMessage();
+  void readFromTheLatest(const Status& why);
   void onSeekAnswer(const MessageId& id, bool inclusive, std::uint64_t consumerId,
                     Response response, Callback<> done);
 

@@ -214,25 +214,25 @@ void PulsarConsumer::findTheLastMessage() {
   lastMessageId([self = shared_from_this()](const Status& status, const MessageId& last) {
     asio::post(self->strand_, [self, status, last] {
       if (!self->position_.startsAtUnknownLast() || !self->attachment_.ready()) return;
-      if (!status.ok()) {
-        // Subscribing again asks again.
-        self->network_->log.warn(self->describe() + ": cannot find the last message (" +
-                                 status.message + "); subscribing again");
-        return self->attachment_.released(false, status);
-      }
-      if (last == MessageId::earliest()) {
-        // An empty topic: its first message is the next one published.
-        self->position_.seek(MessageId::latest());
-        return self->sendFlow(self->permits_.resubscribed(false));
-      }
+      if (!status.ok() || last == MessageId::earliest()) return self->readFromTheLatest(status);
       self->startSeek(last, true, [self](const Status& sought) {
-        if (!sought.ok()) {
-          self->network_->log.warn(self->describe() + ": cannot seek to the last message (" +
-                                   sought.message + ")");
-        }
+        if (!sought.ok()) self->readFromTheLatest(sought);
       });
     });
   });
+}
+
+void PulsarConsumer::readFromTheLatest(const Status& why) {
+  // Called on the strand. A topic with no message yet: its first message is the next one
+  // published. A broker that could not say which is the last, or seek there: rather than wait
+  // for ever, what is published next, with a warning.
+  if (!position_.startsAtUnknownLast() || !attachment_.ready()) return;
+  if (!why.ok()) {
+    network_->log.warn(describe() + ": cannot start at the last message (" + why.message +
+                       "); reading what is published next");
+  }
+  position_.seek(MessageId::latest());
+  sendFlow(permits_.resubscribed(false));
 }
 
 void PulsarConsumer::startSeek(const MessageId& id, Callback<> done) {
