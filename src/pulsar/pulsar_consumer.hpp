@@ -121,7 +121,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   // Sends an ACK request (plain or transactional) and keeps its id until the answer.
   void requestAck(std::uint64_t requestId, const proto::BaseCommand& command, std::string what,
                   Callback<> done);
-  void startSeek(const MessageId& id, Callback<> done);
+  // Seeks to `id`: what follows it comes next, or `id` itself first when `inclusive`.
   void startSeek(const MessageId& id, bool inclusive, Callback<> done);
   // A reader from the last message, inclusive: finds it and seeks there before the first FLOW.
   void findTheLastMessage();

@@ -203,7 +203,7 @@ void PulsarConsumer::seek(const MessageId& id, Callback<> done) {
   asio::post(strand_, [self = shared_from_this(), id, done = std::move(done)]() mutable {
     self->whenReady([self, id, done = std::move(done)](const Status& status) mutable {
       if (!status.ok()) return done(status);
-      self->startSeek(id, std::move(done));
+      self->startSeek(id, false, std::move(done));
     });
   });
 }
@@ -233,10 +233,6 @@ void PulsarConsumer::readFromTheLatest(const Status& why) {
   }
   position_.seek(MessageId::latest());
   sendFlow(permits_.resubscribed(false));
-}
-
-void PulsarConsumer::startSeek(const MessageId& id, Callback<> done) {
-  startSeek(id, false, std::move(done));
 }
 
 void PulsarConsumer::startSeek(const MessageId& id, bool inclusive, Callback<> done) {
