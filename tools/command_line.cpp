@@ -26,6 +26,21 @@ std::string errorJson(const std::string& message, const std::error_code& code, i
       boost::json::object{{"error", message}, {"code", code.message()}, {"exitCode", exitCode}});
 }
 
+void refuseEmptyValues(CLI::App& app) {
+  static const CLI::Validator nonEmpty(
+      [](std::string& value) {
+        return value.empty() ? std::string("'' is invalid: an empty value (an unset variable?)")
+                             : std::string();
+      },
+      "", "NON_EMPTY");
+  for (auto* option : app.get_options()) {
+    if (option->get_expected_min() > 0) option->check(nonEmpty);  // flags expect no value
+  }
+  for (auto* command : app.get_subcommands([](CLI::App*) { return true; })) {
+    refuseEmptyValues(*command);
+  }
+}
+
 std::string unknownCommand(const CLI::App& app, const std::vector<std::string>& args) {
   const CLI::App* level = &app;
   std::string path;

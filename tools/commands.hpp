@@ -27,6 +27,11 @@ std::string errorJson(const std::string& message, const std::error_code& code, i
 // well (CLI11 reports the rest).
 std::string unknownCommand(const CLI::App& app, const std::vector<std::string>& args);
 
+// Makes every option and argument of `app` and its commands that takes a value refuse an empty
+// one (a usage error naming the option): `--to "$DEST"` with DEST unset must not mean "no --to"
+// and replay to each origin, nor `--origin ''` drop a filter and widen a purge.
+void refuseEmptyValues(CLI::App& app);
+
 void addDemoCommand(CLI::App& app, int& exitCode);
 void addPerfCommand(CLI::App& app, int& exitCode);
 

@@ -124,6 +124,7 @@ int runDlqCommandLine(const std::vector<std::string>& args, std::ostream& out, s
   app.require_subcommand(1);
   int exitCode = kExitOk;
   addDlqCommand(app, exitCode, out, err);
+  refuseEmptyValues(app);
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them reversed
   try {
     app.parse(reversed);

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   addDlqCommand(app, exitCode);
   addPerfCommand(app, exitCode);
   addCompletionCommand(app, exitCode);
+  refuseEmptyValues(app);
   if (auto unknown = unknownCommand(app, std::vector<std::string>(argv + 1, argv + argc));
       !unknown.empty()) {
     std::fprintf(stderr, "%s %s\nRun with --help for more information.\n",

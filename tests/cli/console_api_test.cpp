@@ -114,6 +114,37 @@ TEST_F(ConsoleApiTest, BadInputIsA4xxNamingItAndChangesNothing) {
   EXPECT_EQ(call("GET", "/api/stats").at("count").as_int64(), 5);
 }
 
+TEST_F(ConsoleApiTest, ANameOrTypeItDoesNotKnowIsRefusedNotIgnored) {
+  auto refused = [&](const std::string& method, const std::string& path,
+                     std::map<std::string, std::string> query, const std::string& body,
+                     const std::string& named) {
+    auto answer = call(method, path, std::move(query), body, false, 400);
+    EXPECT_NE(std::string(answer.at("error").as_string()).find(named), std::string::npos)
+        << path << " " << body << ": " << answer;
+  };
+  // Each of these once purged or replayed for real, or more than asked.
+  refused("POST", "/api/purge", {}, R"({"dryRun": "true", "filter": {"reason": "invalid"}})",
+          "dryRun");
+  refused("POST", "/api/replay", {}, R"({"dryRun": 1, "filter": {"reason": "invalid"}})", "dryRun");
+  refused("POST", "/api/purge", {}, R"({"filter": {"reason": "timeout", "olderThan": 3600000}})",
+          "olderThan");
+  refused("POST", "/api/purge", {}, R"({"filter": {"reason": "timeout", "older_than": "1h"}})",
+          "'older_than'");
+  refused("POST", "/api/purge", {}, R"({"ids": "1:2:-1", "filter": {"reason": "timeout"}})", "ids");
+  refused("POST", "/api/purge", {}, R"({"filter": "timeout"})", "filter");
+  refused("POST", "/api/purge", {}, R"({"filter": {"reason": "timeout"}, "dry_run": true})",
+          "'dry_run'");
+  refused("GET", "/api/list", {{"older_than", "1h"}}, "", "'older_than'");
+  refused("GET", "/api/stats", {{"reasn", "x"}}, "", "'reasn'");
+  refused("GET", "/api/show", {{"id", "1:2:-1"}, {"ids", "x"}}, "", "'ids'");
+  EXPECT_EQ(call("GET", "/api/stats").at("count").as_int64(), 5) << "nothing was changed";
+  // What the page sends is accepted.
+  EXPECT_EQ(call("GET", "/api/list", {{"newerThan", "1h"}, {"offset", "0"}, {"limit", "10"}})
+                .at("total")
+                .as_int64(),
+            5);
+}
+
 TEST(ConsoleQuery, DecodesFormEncoding) {
   auto query = parseQuery("reason=time%28d+%29%3Fout&cause=explicit&empty=&flag&bad=%zz");
   EXPECT_EQ(query["reason"], "time(d )?out");

@@ -246,6 +246,13 @@ TEST_F(DlqCommand, BadInputIsNamedExitsTwoAndChangesNothing) {
       {{"dlq", "show", dlq_, "999:9:-1"}, "999:9:-1"},
       {{"dlq", "replay", "--to", dlq_, dlq_}, dlq_},
       {{"dlq", "list", "--no-such-option", dlq_}, "--no-such-option"},
+      // An empty value (an unset shell variable) is refused, not read as "not given": these
+      // once replayed to each origin and purged without the origin filter.
+      {{"dlq", "replay", "--to", "", dlq_}, "--to: ''"},
+      {{"dlq", "purge", "--reason", "timeout", "--origin", "", dlq_}, "--origin: ''"},
+      {{"dlq", "list", "--category", "", dlq_}, "--category: ''"},
+      {{"dlq", "list", "--subscription", "", dlq_}, "--subscription: ''"},
+      {{"dlq", "list", ""}, "''"},
   };
   for (const auto& c : cases) {
     auto result = run(c.args);

@@ -1,7 +1,9 @@
 #include "console/console_api.hpp"
 
+#include <algorithm>
 #include <boost/json.hpp>
 #include <charconv>
+#include <vector>
 
 #include "dlq_options.hpp"
 #include "dlq_view.hpp"
@@ -20,6 +22,33 @@ ConsoleResponse failure(int status, const std::string& message) {
 std::string param(const std::map<std::string, std::string>& query, const char* name) {
   auto found = query.find(name);
   return found == query.end() ? "" : found->second;
+}
+
+using Names = std::vector<std::string_view>;
+
+const Names kFilterNames{"cause", "reason", "origin", "key", "category", "olderThan", "newerThan"};
+
+Names filterNamesAnd(std::initializer_list<std::string_view> extra) {
+  Names names = kFilterNames;
+  names.insert(names.end(), extra);
+  return names;
+}
+
+// A name the API does not know is refused, never ignored: a misspelt filter ("older_than")
+// dropped silently would widen a purge to dead letters the caller meant to keep.
+void refuseUnknown(std::string_view name, std::string_view what, const Names& known) {
+  if (std::find(known.begin(), known.end(), name) != known.end()) return;
+  std::string expected;
+  for (auto candidate : known) {
+    if (!expected.empty()) expected += ", ";
+    expected += candidate;
+  }
+  throw Error(errc::invalid_argument, "unknown " + std::string(what) + " '" + std::string(name) +
+                                          "': expected one of " + expected);
+}
+
+void refuseUnknownParameters(const std::map<std::string, std::string>& query, const Names& known) {
+  for (const auto& [name, value] : query) refuseUnknown(name, "parameter", known);
 }
 
 FilterText filterFrom(const std::map<std::string, std::string>& fields) {
@@ -122,11 +151,13 @@ ConsoleResponse ConsoleApi::config() {
 }
 
 ConsoleResponse ConsoleApi::stats(const ConsoleRequest& request) {
+  refuseUnknownParameters(request.query, kFilterNames);
   auto result = queue_.stats(parseFilter(filterFrom(request.query)));
   return {200, statsJson(result, queue_.topic(), queue_.subscription())};
 }
 
 ConsoleResponse ConsoleApi::list(const ConsoleRequest& request) {
+  refuseUnknownParameters(request.query, filterNamesAnd({"offset", "limit"}));
   auto filter = parseFilter(filterFrom(request.query));
   auto offset = number(param(request.query, "offset"), "offset", 0, 100'000'000);
   auto limit = number(param(request.query, "limit"), "limit", 50, 1000);
@@ -148,6 +179,7 @@ ConsoleResponse ConsoleApi::list(const ConsoleRequest& request) {
 }
 
 ConsoleResponse ConsoleApi::show(const ConsoleRequest& request) {
+  refuseUnknownParameters(request.query, {"id"});
   auto idText = param(request.query, "id");
   MessageId id;
   try {
@@ -178,15 +210,31 @@ ConsoleResponse ConsoleApi::change(const ConsoleRequest& request, bool replay) {
   } catch (const std::exception& e) {
     return failure(400, std::string("the body is not a JSON object: ") + e.what());
   }
+  for (const auto& [name, value] : body) refuseUnknown(name, "field", {"ids", "filter", "dryRun"});
+  // Each field has one type; anything else is refused rather than read as absent or false
+  // ("dryRun": "true" must not purge for real).
   DeadLetterFilter filter;
-  if (const auto* given = body.if_contains("filter"); given != nullptr && given->is_object()) {
+  if (const auto* given = body.if_contains("filter")) {
+    if (!given->is_object()) {
+      return failure(400, "filter is " + boost::json::serialize(*given) +
+                              ": expected an object of filter fields");
+    }
     std::map<std::string, std::string> fields;
     for (const auto& [name, value] : given->as_object()) {
-      if (value.is_string()) fields[std::string(name)] = std::string(value.as_string());
+      refuseUnknown(name, "filter field", kFilterNames);
+      if (!value.is_string()) {
+        return failure(400, "filter field '" + std::string(name) + "' is " +
+                                boost::json::serialize(value) + ": expected a string");
+      }
+      fields[std::string(name)] = std::string(value.as_string());
     }
     filter = parseFilter(filterFrom(fields));
   }
-  if (const auto* ids = body.if_contains("ids"); ids != nullptr && ids->is_array()) {
+  if (const auto* ids = body.if_contains("ids")) {
+    if (!ids->is_array()) {
+      return failure(
+          400, "ids is " + boost::json::serialize(*ids) + ": expected an array of message ids");
+    }
     for (const auto& id : ids->as_array()) {
       std::string text = id.is_string() ? std::string(id.as_string()) : boost::json::serialize(id);
       try {
@@ -200,8 +248,14 @@ ConsoleResponse ConsoleApi::change(const ConsoleRequest& request, bool replay) {
     return failure(400, std::string("select dead letters (ids) or give a filter: ") +
                             (replay ? "replay" : "purge") + " of everything is not offered here");
   }
-  const auto* dryRun = body.if_contains("dryRun");
-  bool dry = dryRun != nullptr && dryRun->is_bool() && dryRun->as_bool();
+  bool dry = false;
+  if (const auto* dryRun = body.if_contains("dryRun")) {
+    if (!dryRun->is_bool()) {
+      return failure(400,
+                     "dryRun is " + boost::json::serialize(*dryRun) + ": expected true or false");
+    }
+    dry = dryRun->as_bool();
+  }
   if (replay) {
     ReplayOptions options;
     options.filter = std::move(filter);
