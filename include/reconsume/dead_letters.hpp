@@ -25,10 +25,11 @@
 // confirmed but not yet acknowledged is in both (at least once, never lost). Dead letters that
 // arrive after the scan are not touched.
 //
-// Replay rewrites the properties (SPEC.md §4): RECONSUMETIMES and RECONSUME_LEVEL are removed (the
-// count and the level start again), as are DEAD_LETTER_CAUSE, DELAY_TIME and RECONSUME_REASON (the
-// history keeps every reason); REAL_TOPIC, ORIGIN_MESSAGE_ID, ORIGIN_MESSAGE_IDY_TIME,
-// RECONSUME_HISTORY, FIRST_FAILURE_TIME and every other property are kept; REPLAY_COUNT becomes the
+// Replay rewrites the properties (SPEC.md §4): RECONSUMETIMES, RECONSUME_LEVEL and
+// FIRST_FAILURE_TIME are removed (the count, the level and a RetryPolicy::withTimeLimit start
+// again), as are DEAD_LETTER_CAUSE, DELAY_TIME and RECONSUME_REASON (the history keeps every
+// reason and its time); REAL_TOPIC, ORIGIN_MESSAGE_ID, ORIGIN_MESSAGE_IDY_TIME,
+// RECONSUME_HISTORY and every other property are kept; REPLAY_COUNT becomes the
 // previous value + 1 (a value that is not a number counts as 0) and REPLAYED_AT the clock's time in
 // epoch ms. Payload, key (with its base64 flag), ordering key and event time are kept. A dead
 // letter that fails again after a replay comes back carrying its REPLAY_COUNT, so a second replay

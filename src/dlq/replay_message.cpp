@@ -11,11 +11,13 @@ namespace {
 
 namespace keys = detail::retry::keys;
 
-// The retry count and level start again; the cause, the delay and the last reason described the
-// trip that ended in the dead-letter topic (RECONSUME_HISTORY keeps the reasons).
-constexpr std::array<std::string_view, 5> kRemoved{
-    keys::reconsumeTimes, keys::reconsumeLevel,  keys::deadLetterCause,
-    keys::delayTime,      keys::reconsumeReason,
+// The retry count, the level and the time limit (counted from FIRST_FAILURE_TIME) start again:
+// a replayed message gets its retries as new work does, however long it waited in the
+// dead-letter topic. The cause, the delay and the last reason described the trip that ended
+// there (RECONSUME_HISTORY keeps the reasons and their times).
+constexpr std::array<std::string_view, 6> kRemoved{
+    keys::reconsumeTimes,  keys::reconsumeLevel, keys::firstFailureTime,
+    keys::deadLetterCause, keys::delayTime,      keys::reconsumeReason,
 };
 
 }  // namespace

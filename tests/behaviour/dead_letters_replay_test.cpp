@@ -50,7 +50,7 @@ TEST_P(DeadLetters, ReplayRepublishesToTheOriginResetsTheCountAndAcknowledges) {
   EXPECT_EQ(again.property("REAL_TOPIC"), topic_);
   EXPECT_EQ(again.property("ORIGIN_MESSAGE_ID"), firstId.toString());
   EXPECT_TRUE(again.property("RECONSUME_HISTORY"));
-  EXPECT_TRUE(again.property("FIRST_FAILURE_TIME"));
+  EXPECT_FALSE(again.property("FIRST_FAILURE_TIME")) << "the time limit starts again too";
   EXPECT_EQ(again.property("REPLAY_COUNT"), "1");
   auto at = std::stoll(*again.property("REPLAYED_AT"));
   auto expectedMs =
@@ -76,6 +76,37 @@ TEST_P(DeadLetters, ReplayRepublishesToTheOriginResetsTheCountAndAcknowledges) {
   options.filter = stillFailing;
   EXPECT_EQ(dlq.replay(options).replayed, 1u);
   EXPECT_EQ(receiveNow(consumer_).property("REPLAY_COUNT"), "2");
+}
+
+TEST_P(DeadLetters, AReplayedMessageGetsItsRetriesAgainUnderATimeLimit) {
+  // Retrying limited to 1 s in all; the dead letter is replayed after longer than that (an
+  // outage). It must get its retries as new work does, not go straight back as expired.
+  topic_ = uniqueTopic("dlq-limited");
+  consumer_ = client().subscribe(retryOptions(
+      topic_, "billing",
+      RetryPolicy::levels(DelayLevels::parse("100ms"), 3).withTimeLimit(std::chrono::seconds(1))));
+  producer_ = client().createProducer(topic_);
+  producer_.send("order-1");
+  auto first = receiveNow(consumer_);
+  auto due = now() + 100ms;
+  consumer_.reconsumeLater(first);  // the first hop stamps FIRST_FAILURE_TIME
+  auto retried = receiveAt(consumer_, due);
+  ASSERT_TRUE(retried.property("FIRST_FAILURE_TIME"));
+  consumer_.deadLetter(retried, "downstream down");
+  letPass(1500ms);
+
+  ReplayOptions options;
+  options.filter.reason = "down";
+  ASSERT_EQ(queue().replay(options).replayed, 1u);
+  auto replayed = receiveNow(consumer_);
+  EXPECT_EQ(replayed.data(), "order-1");
+  due = now() + 100ms;
+  consumer_.reconsumeLater(replayed);
+  auto again = receiveAt(consumer_, due);
+  EXPECT_EQ(again.data(), "order-1");
+  EXPECT_EQ(again.property("RECONSUMETIMES"), "1");
+  consumer_.acknowledge(again);
+  EXPECT_EQ(dlqBacklog(), 0) << "nothing went back to the dead-letter topic as expired";
 }
 
 TEST_P(DeadLetters, ReplayToAnotherTopicWithALimit) {

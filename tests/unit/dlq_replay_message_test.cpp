@@ -29,7 +29,6 @@ TEST(ReplayProperties, ResetsTheCountKeepsTheOriginAndCountsTheReplay) {
       {"order-id", "7"},
   };
   Properties expected = {
-      {"FIRST_FAILURE_TIME", "1700000000000"},
       {"ORIGIN_MESSAGE_ID", "12:5:-1"},
       {"ORIGIN_MESSAGE_IDY_TIME", "12:5:-1"},
       {"REAL_TOPIC", "persistent://public/default/orders"},
