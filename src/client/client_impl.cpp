@@ -6,6 +6,7 @@
 #include <system_error>
 #include <thread>
 
+#include "common/duration.hpp"
 #include "embedded/embedded_backend.hpp"
 #include "pulsar/pulsar_backend.hpp"
 
@@ -32,6 +33,9 @@ std::shared_ptr<ClientImpl> ClientImpl::connect(std::string_view serviceUrl,
       throw Error(errc::invalid_argument, std::string("ClientOptions::") + name + " is " +
                                               std::to_string(value.count()) +
                                               "ms; it must be positive");
+    }
+    if (auto why = tooLong(value); !why.empty()) {
+      throw Error(errc::invalid_argument, std::string("ClientOptions::") + name + " " + why);
     }
   }
   std::shared_ptr<ClientImpl> client(new ClientImpl(std::move(url), std::move(options)),

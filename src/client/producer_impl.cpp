@@ -1,6 +1,7 @@
 #include "client/producer_impl.hpp"
 
 #include "client/key_hash.hpp"
+#include "common/duration.hpp"
 #include "common/gather.hpp"
 #include "common/outgoing_check.hpp"
 #include "common/shared_reading.hpp"
@@ -34,10 +35,15 @@ Status ProducerImpl::checkBatching(const BatchingOptions& batching) {
     return bad("delayedWindow " + std::to_string(batching.delayedWindow.count()) +
                "ms is negative");
   }
+  if (auto why = tooLong(batching.delayedWindow); !why.empty()) return bad("delayedWindow " + why);
   if (!batching.enabled) return {};
   if (batching.maxPublishDelay.count() <= 0) {
     return bad("maxPublishDelay " + std::to_string(batching.maxPublishDelay.count()) +
                "us is not positive (turn batching off with enabled = false)");
+  }
+  if (batching.maxPublishDelay > kLongestDuration) {
+    return bad("maxPublishDelay " + std::to_string(batching.maxPublishDelay.count()) +
+               "us is longer than the longest accepted, 36525d (100 years)");
   }
   if (batching.maxMessages == 0) return bad("maxMessages is 0");
   if (batching.maxBytes == 0) return bad("maxBytes is 0");
@@ -60,6 +66,9 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
                                                    std::to_string(options.sendTimeout.count()) +
                                                    "ms is negative"),
                 nullptr);
+  }
+  if (auto why = tooLong(options.sendTimeout); !why.empty()) {
+    return done(Status(errc::invalid_argument, "ProducerOptions::sendTimeout " + why), nullptr);
   }
   if (auto status = checkBatching(options.batching); !status.ok()) return done(status, nullptr);
   std::shared_ptr<ProducerImpl> producer(new ProducerImpl(client, std::move(options)));

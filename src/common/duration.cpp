@@ -62,7 +62,15 @@ std::optional<std::chrono::milliseconds> tryParseDuration(std::string_view token
     value = value * 10 + digit;
   }
   if (value > kMax / unit->millis) return reject("the value is too large");
-  return std::chrono::milliseconds(value * unit->millis);
+  std::chrono::milliseconds duration(value * unit->millis);
+  if (duration > kLongestDuration) return reject("it is longer than 36525d (100 years)");
+  return duration;
+}
+
+std::string tooLong(std::chrono::milliseconds duration) {
+  if (duration <= kLongestDuration) return {};
+  return formatDuration(duration) + " is longer than the longest accepted, " +
+         formatDuration(kLongestDuration) + " (100 years)";
 }
 
 std::chrono::milliseconds parseDuration(std::string_view token) {

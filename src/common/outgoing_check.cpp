@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "common/duration.hpp"
+
 namespace reconsume::detail {
 
 Status checkOutgoing(const OutgoingData& message) {
@@ -14,6 +16,11 @@ Status checkOutgoing(const OutgoingData& message) {
     return Status(
         errc::invalid_argument,
         "deliverAfter " + std::to_string(message.deliverAfter->count()) + "ms is negative");
+  }
+  if (message.deliverAfter) {
+    if (auto why = tooLong(*message.deliverAfter); !why.empty()) {
+      return Status(errc::invalid_argument, "deliverAfter " + why);
+    }
   }
   return {};
 }

@@ -53,6 +53,13 @@ void validateConsumerOptions(const ConsumerOptions& options) {
          formatDuration(options.negativeAckRedeliveryDelay) +
              " and negativeAckRedeliveryBackoff cannot be used together: set one of them");
   }
+  for (const auto& [name, value] :
+       {std::pair{"acknowledgmentGroupTime", options.acknowledgmentGroupTime},
+        std::pair{"ackTimeout", options.ackTimeout},
+        std::pair{"negativeAckRedeliveryDelay", options.negativeAckRedeliveryDelay},
+        std::pair{"retryBatchingWindow", options.retryBatchingWindow}}) {
+    if (auto why = tooLong(value); !why.empty()) fail(name, why);
+  }
   if (options.retryTopic) checkTopic("retryTopic", *options.retryTopic);
   if (options.deadLetterTopic) checkTopic("deadLetterTopic", *options.deadLetterTopic);
   if (options.maxRedeliverCount < 0) {

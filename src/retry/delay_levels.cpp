@@ -61,6 +61,9 @@ DelayLevels DelayLevels::of(std::vector<std::chrono::milliseconds> delays) {
       failLevel(i + 1, "(" + std::to_string(delays[i].count()) + "ms)",
                 "must be greater than zero");
     }
+    if (auto why = detail::tooLong(delays[i]); !why.empty()) {
+      throw Error(errc::invalid_argument, "delay level " + std::to_string(i + 1) + ": " + why);
+    }
   }
   DelayLevels table;
   table.delays_ = std::move(delays);

@@ -18,6 +18,9 @@ MultiplierRedeliveryBackoff::MultiplierRedeliveryBackoff(Options options) : opti
     throw Error(errc::invalid_argument, "redelivery backoff min " + formatDuration(options.min) +
                                             " must be greater than zero");
   }
+  if (auto why = detail::tooLong(options.max); !why.empty()) {
+    throw Error(errc::invalid_argument, "redelivery backoff max " + why);
+  }
   if (options.max < options.min) {
     throw Error(errc::invalid_argument, "redelivery backoff max " + formatDuration(options.max) +
                                             " is less than min " + formatDuration(options.min));

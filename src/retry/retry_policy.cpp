@@ -60,6 +60,9 @@ RetryPolicy RetryPolicy::exponential(ExponentialBackoff backoff, int maxRetries)
     throw Error(errc::invalid_argument, "exponential backoff min " + formatDuration(backoff.min) +
                                             " must be greater than zero");
   }
+  if (auto why = detail::tooLong(backoff.max); !why.empty()) {
+    throw Error(errc::invalid_argument, "exponential backoff max " + why);
+  }
   if (backoff.max < backoff.min) {
     throw Error(errc::invalid_argument, "exponential backoff max " + formatDuration(backoff.max) +
                                             " is less than min " + formatDuration(backoff.min));
@@ -114,6 +117,9 @@ RetryPolicy RetryPolicy::withTimeLimit(std::chrono::milliseconds limit) const {
   if (limit.count() <= 0) {
     throw Error(errc::invalid_argument,
                 "the retry time limit " + detail::formatDuration(limit) + " must be positive");
+  }
+  if (auto why = detail::tooLong(limit); !why.empty()) {
+    throw Error(errc::invalid_argument, "the retry time limit " + why);
   }
   auto copy = std::make_shared<State>(*state_);
   copy->timeLimit = limit;

@@ -33,6 +33,9 @@ void validate(const RetryPolicy& policy, const RetryRequest& request) {
                     "delay " + formatDuration(request.delay) +
                         " is negative; give zero (immediately) or a positive delay");
       }
+      if (auto why = tooLong(request.delay); !why.empty()) {
+        throw Error(errc::invalid_argument, "delay " + why);
+      }
       break;
     case RetryRequest::Kind::next:
     case RetryRequest::Kind::deadLetter:
@@ -232,6 +235,10 @@ Route decide(const RetryPolicy& policy, const Properties& incoming, const RetryR
       throw Error(errc::invalid_argument, "the custom retry policy's delay for retry " +
                                               std::to_string(route.count) + " is " +
                                               formatDuration(route.delay) + ", which is negative");
+    }
+    if (auto why = tooLong(route.delay); !why.empty()) {
+      throw Error(errc::invalid_argument, "the custom retry policy's delay for retry " +
+                                              std::to_string(route.count) + ": " + why);
     }
   }
   return route;

@@ -56,6 +56,40 @@ TEST_P(BadInput, MessagesWithImpossibleDelaysAreRefused) {
   expectInvalid([&] { producer.send(both); }, "deliverAt");
 }
 
+// "Never" written as the largest number of milliseconds once overflowed the nanosecond clocks
+// and came round as "at once": retried, redelivered or delivered immediately, silently.
+TEST_P(BadInput, DurationsLongerThanAHundredYearsAreRefusedNotTurnedIntoNow) {
+  constexpr auto kNever = std::chrono::milliseconds::max();
+  constexpr auto k317Years = std::chrono::milliseconds(10'000'000'000'000);
+  auto topic = uniqueTopic("too-long");
+  auto producer = client().createProducer(topic);
+  for (auto after : {kNever, k317Years}) {
+    OutgoingMessage late;
+    late.deliverAfter = after;
+    expectInvalid([&] { producer.send(late); }, "deliverAfter");
+  }
+
+  auto consumerOptions = retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1s")));
+  consumerOptions.ackTimeout = kNever;
+  expectInvalid([&] { client().subscribe(consumerOptions); }, "ackTimeout");
+  consumerOptions.ackTimeout = {};
+  consumerOptions.negativeAckRedeliveryDelay = k317Years;
+  expectInvalid([&] { client().subscribe(consumerOptions); }, "negativeAckRedeliveryDelay");
+  consumerOptions.negativeAckRedeliveryDelay = ConsumerOptions{}.negativeAckRedeliveryDelay;
+
+  ClientOptions clientOptions;
+  clientOptions.operationTimeout = kNever;
+  expectInvalid([&] { connectAnotherClient(clientOptions); }, "operationTimeout");
+
+  // An explicit retry delay: refused, and the message is still the consumer's to settle.
+  auto consumer = client().subscribe(consumerOptions);
+  producer.send("work");
+  auto message = receiveNow(consumer);
+  expectInvalid([&] { consumer.reconsumeLater(message, kNever); }, "delay");
+  consumer.acknowledge(message);
+  EXPECT_FALSE(consumer.receive(std::chrono::milliseconds(200))) << "nothing was retried";
+}
+
 TEST_P(BadInput, AMessageWithTwoPayloadsIsRefusedAndNothingIsSent) {
   auto topic = uniqueTopic("two-payloads");
   auto consumer = client().subscribe(plainOptions(topic));

@@ -64,6 +64,17 @@ TEST(DelayLevels, OfAppliesTheSameRules) {
       mentions(invalidArgumentText([] { DelayLevels::of({-5ms}); }), "delay level 1 (-5ms)"));
 }
 
+TEST(DelayLevels, ALevelLongerThanAHundredYearsIsAnError) {
+  // It once passed and, added to the clock in nanoseconds, came round as a retry at once.
+  EXPECT_TRUE(mentions(invalidArgumentText([] { DelayLevels::parse("1s 110000d"); }),
+                       "delay level 2 '110000d'"));
+  EXPECT_TRUE(mentions(invalidArgumentText([] {
+                         DelayLevels::of({1s, std::chrono::milliseconds::max()});
+                       }),
+                       "delay level 2: 9223372036854775807ms is longer than the longest accepted"));
+  EXPECT_EQ(DelayLevels::parse("36525d").at(1), std::chrono::hours(24) * 36525);
+}
+
 TEST(DelayLevels, AtIsOneBasedAndRejectsLevelsOutsideTheTable) {
   auto table = DelayLevels::defaultTable();
   EXPECT_EQ(table.at(1), 1s);
