@@ -27,7 +27,9 @@ struct ConsumerOptions {
   // Where a new subscription starts. The retry topic's subscription always starts at the
   // earliest message, so no retry published before the first subscribe is missed.
   InitialPosition initialPosition{InitialPosition::latest};
-  std::string consumerName;  // empty: generated
+  // Empty: ten random hexadecimal digits. Failover picks its active consumer by name (SPEC.md
+  // section 14).
+  std::string consumerName;
   // Messages the broker may push ahead of receive(), per topic or partition (flow permits).
   int receiverQueueSize{1000};
   // For a consumer of several topics or partitions (a partitioned topic, several topics, the

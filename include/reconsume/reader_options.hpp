@@ -17,7 +17,7 @@ struct ReaderOptions {
   // The start message itself first; from MessageId::latest(), the topic's last message first.
   bool startMessageIdInclusive{false};
   int receiverQueueSize{1000};
-  std::string readerName;  // empty: generated
+  std::string readerName;  // empty: ten random hexadecimal digits
 };
 
 }  // namespace reconsume

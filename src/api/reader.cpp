@@ -1,10 +1,9 @@
 #include "reconsume/reader.hpp"
 
-#include <atomic>
-
 #include "api/cancellable_receive.hpp"
 #include "api/handle.hpp"
 #include "client/consumer_impl.hpp"
+#include "common/random.hpp"
 #include "common/sync_call.hpp"
 #include "common/topic_name.hpp"
 #include "reconsume/client.hpp"
@@ -29,7 +28,6 @@ Reader::Reader(std::shared_ptr<detail::api::ReaderImpl> impl) : impl_(std::move(
 
 Reader Client::createReader(const ReaderOptions& options) {
   auto& client = stateOf(impl_, "Client");
-  static std::atomic<std::uint64_t> readers{0};
   detail::client::ConsumerSpec spec;
   spec.topics.push_back({detail::canonicalTopic(options.topic), SubscriptionType::exclusive,
                          InitialPosition::earliest});
@@ -38,7 +36,9 @@ Reader Client::createReader(const ReaderOptions& options) {
                                             std::to_string(options.receiverQueueSize) +
                                             "; at least 1 is needed");
   }
-  spec.options.subscription = "reader-" + std::to_string(++readers);
+  // Random, not counted: readers of one topic in two processes must not share a name (their
+  // exclusive subscriptions would refuse the second), as the Java client's "reader-" + hex.
+  spec.options.subscription = "reader-" + detail::randomHex(10);
   spec.options.consumerName = options.readerName;
   spec.options.receiverQueueSize = options.receiverQueueSize;
   spec.durable = false;

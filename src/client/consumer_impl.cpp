@@ -3,12 +3,24 @@
 #include <algorithm>
 #include <boost/asio/post.hpp>
 
+#include "common/duration.hpp"
 #include "common/gather.hpp"
+#include "common/random.hpp"
 #include "common/topic_name.hpp"
 
 namespace reconsume::detail::client {
 
 using namespace std::chrono_literals;
+
+namespace {
+
+// A RedeliveryBackoff is the application's code: whatever it answers, the wait stays within
+// what the steady clock can add (a negative answer is "at once").
+std::chrono::milliseconds boundedBackoff(std::chrono::milliseconds wait) {
+  return std::clamp(wait, std::chrono::milliseconds(0), kLongestDuration);
+}
+
+}  // namespace
 
 // Routes what one backend consumer delivers into the shared queue, tagged with its slot. Holds
 // the consumer weakly: the backend keeps the sink alive, the consumer keeps the backend alive.
@@ -95,6 +107,10 @@ ConsumerSpec ConsumerSpec::of(const ConsumerOptions& options) {
 
 ConsumerImpl::ConsumerImpl(std::shared_ptr<ClientImpl> client, ConsumerSpec spec)
     : client_(std::move(client)), spec_(std::move(spec)), poison_(spec_.options.maxRedeliverCount) {
+  // Named, as the Java client names its consumers: Pulsar picks a Failover subscription's active
+  // consumer by name, and among nameless ones the newest would take over each time one joins.
+  // One name for all the topics and partitions of this consumer, kept across reconnections.
+  if (spec_.options.consumerName.empty()) spec_.options.consumerName = randomHex(10);
   flowThreshold_ = static_cast<std::uint32_t>(std::max(1, spec_.options.receiverQueueSize / 2));
   for (const auto& topic : spec_.topics) topicNames_.push_back(topic.topic);
 }
@@ -254,7 +270,7 @@ Message ConsumerImpl::handOut(ReceiveQueue::Item item) {
   if (spec_.options.ackTimeout.count() > 0 && spec_.durable) {
     auto wait = spec_.options.ackTimeout;
     if (spec_.options.ackTimeoutRedeliveryBackoff) {
-      wait += spec_.options.ackTimeoutRedeliveryBackoff->next(data.redeliveryCount);
+      wait += boundedBackoff(spec_.options.ackTimeoutRedeliveryBackoff->next(data.redeliveryCount));
     }
     ackTimeouts_->add(item.slot, data.id, client_->clock()->steadyNow() + wait);
   }
@@ -312,7 +328,8 @@ Status ConsumerImpl::negativeAcknowledge(const Message& message) {
   ackTimeouts_->remove(slot, message.id());
   auto wait = spec_.options.negativeAckRedeliveryDelay;
   if (const auto& backoff = spec_.options.negativeAckRedeliveryBackoff) {
-    wait = std::max<std::chrono::milliseconds>(100ms, backoff->next(message.redeliveryCount()));
+    wait = std::max<std::chrono::milliseconds>(
+        100ms, boundedBackoff(backoff->next(message.redeliveryCount())));
   }
   negativeAcks_->add(slot, message.id(), client_->clock()->steadyNow() + wait);
   if (const auto& metrics = slots_[slot]->metrics) metrics->negativelyAcknowledged->add();

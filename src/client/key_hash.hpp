@@ -20,15 +20,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include "common/murmur3.hpp"
+
 namespace reconsume::detail::client {
 
 enum class HashingScheme { javaStringHash, murmur3_32Hash };
-
-// MurmurHash3_x86_32 (no masking).
-std::uint32_t murmur3_32(std::string_view bytes, std::uint32_t seed = 0) noexcept;
-
-// Pulsar's Murmur3_32Hash.makeHash: murmur3_32(bytes, 0) & 0x7fffffff.
-std::int32_t murmur3Hash(std::string_view key) noexcept;
 
 // Pulsar's JavaStringHash.makeHash: String.hashCode() & 0x7fffffff.
 std::int32_t javaStringHash(std::string_view utf8Key) noexcept;

@@ -54,9 +54,10 @@ class Dispatcher {
   virtual Pick pickNew(std::int64_t entry, ConsumerState*& to) = 0;
 };
 
-// `partition` is the topic's partition index (-1 when not partitioned): Failover uses it to
-// spread the partitions of a topic over the consumers, as Pulsar does.
-std::unique_ptr<Dispatcher> makeDispatcher(SubscriptionType type, int partition,
-                                           const Cursor& cursor, const Ledger& ledger);
+// `topic` is the topic's full name and `partition` its partition index (-1 when not
+// partitioned): Failover picks its active consumer with them, as Pulsar does.
+std::unique_ptr<Dispatcher> makeDispatcher(SubscriptionType type, const std::string& topic,
+                                           int partition, const Cursor& cursor,
+                                           const Ledger& ledger);
 
 }  // namespace reconsume::detail::embedded

@@ -3,32 +3,34 @@
 #include <algorithm>
 
 #include "embedded/dispatcher.hpp"
+#include "embedded/failover_choice.hpp"
 
 namespace reconsume::detail::embedded {
 
-std::unique_ptr<Dispatcher> makeSingleActiveDispatcher(int partition);
+std::unique_ptr<Dispatcher> makeSingleActiveDispatcher(std::string topic, int partition);
 
 namespace {
 
 class SingleActiveDispatcher final : public Dispatcher {
  public:
-  explicit SingleActiveDispatcher(int partition) : partition_(partition) {}
+  SingleActiveDispatcher(std::string topic, int partition)
+      : topic_(std::move(topic)), partition_(partition) {}
 
-  // Pulsar: on a non-partitioned topic the first consumer connected is active; on a partition,
-  // consumers sorted by name take partitions in turn (partition index modulo their number), so
-  // the partitions of a topic spread over the consumers.
+  // As the Pulsar broker picks (failover_choice.hpp): by the consumers' names, so the same
+  // consumers pick the same active one whatever the order they joined in.
   void consumersChanged(const std::vector<ConsumerState*>& consumers) override {
     if (consumers.empty()) {
       active_ = nullptr;
-    } else if (partition_ < 0) {
-      active_ = consumers.front();
-    } else {
-      auto sorted = consumers;
-      std::stable_sort(
-          sorted.begin(), sorted.end(),
-          [](const ConsumerState* a, const ConsumerState* b) { return a->name < b->name; });
-      active_ = sorted[static_cast<std::size_t>(partition_) % sorted.size()];
+      return;
     }
+    auto sorted = consumers;
+    std::stable_sort(
+        sorted.begin(), sorted.end(),
+        [](const ConsumerState* a, const ConsumerState* b) { return a->name < b->name; });
+    std::vector<std::string_view> names;
+    names.reserve(sorted.size());
+    for (const auto* consumer : sorted) names.emplace_back(consumer->name);
+    active_ = sorted[failoverActiveIndex(topic_, partition_, names)];
   }
   ConsumerState* active() const override { return active_; }
 
@@ -43,14 +45,15 @@ class SingleActiveDispatcher final : public Dispatcher {
   }
 
  private:
+  std::string topic_;
   int partition_;
   ConsumerState* active_ = nullptr;
 };
 
 }  // namespace
 
-std::unique_ptr<Dispatcher> makeSingleActiveDispatcher(int partition) {
-  return std::make_unique<SingleActiveDispatcher>(partition);
+std::unique_ptr<Dispatcher> makeSingleActiveDispatcher(std::string topic, int partition) {
+  return std::make_unique<SingleActiveDispatcher>(std::move(topic), partition);
 }
 
 }  // namespace reconsume::detail::embedded

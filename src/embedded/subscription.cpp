@@ -99,12 +99,12 @@ Status Subscription::attach(std::unique_ptr<ConsumerState> consumer, Subscriptio
     }
   } else {
     type_ = type;
-    dispatcher_ = makeDispatcher(type, topic_.partition(), cursor_, topic_.ledger());
+    dispatcher_ = makeDispatcher(type, topic_.name(), topic_.partition(), cursor_, topic_.ledger());
   }
   consumers_.push_back(std::move(consumer));
   auto* before = dispatcher_->active();
   consumersChanged();
-  // Failover on a partition: a consumer sorting first takes over; it starts from the oldest
+  // Failover: a consumer joining may take over (failover_choice.hpp); it starts from the oldest
   // unacknowledged message, as after Pulsar's rewind.
   if (before != nullptr && dispatcher_->active() != before) cursor_.rewind(false);
   dispatch();

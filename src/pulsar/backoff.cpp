@@ -1,20 +1,13 @@
 #include "pulsar/backoff.hpp"
 
 #include <algorithm>
-#include <random>
+
+#include "common/random.hpp"
 
 namespace reconsume::detail::pulsar {
-namespace {
-
-double threadRandom() {
-  thread_local std::mt19937_64 generator{std::random_device{}()};
-  return std::uniform_real_distribution<double>(0.0, 1.0)(generator);
-}
-
-}  // namespace
 
 Backoff::Backoff(Options options, Random random)
-    : options_(options), random_(random ? std::move(random) : Random(threadRandom)) {}
+    : options_(options), random_(random ? std::move(random) : Random(randomUniform)) {}
 
 std::chrono::milliseconds Backoff::next() {
   using std::chrono::milliseconds;

@@ -1,4 +1,5 @@
 // Producers, consumers and their subscription types, multi-topic and partitioned consumers.
+#include <algorithm>
 #include <atomic>
 #include <boost/asio/use_future.hpp>
 #include <future>
@@ -7,6 +8,7 @@
 #include <set>
 #include <thread>
 
+#include "embedded/failover_choice.hpp"
 #include "fixture.hpp"
 
 namespace reconsume::behaviour {
@@ -159,6 +161,86 @@ TEST_P(Consumers, FailoverHasOneActiveConsumerAndHandsOverOnClose) {
     standby.acknowledge(message);
   }
   EXPECT_EQ(handedOver.size(), 5u);
+}
+
+// Which consumer of a Failover subscription is active is the broker's choice by name
+// (failover_choice.hpp); on pulsar:// this checks that choice against the real broker.
+std::string expectedActive(const std::string& topic, int partition,
+                           std::vector<std::string> names) {
+  std::sort(names.begin(), names.end());
+  std::vector<std::string_view> views(names.begin(), names.end());
+  return names[detail::embedded::failoverActiveIndex(topic, partition, views)];
+}
+
+TEST_P(Consumers, FailoverPicksTheActiveConsumerByNameNotByTheOrderTheyJoined) {
+  auto topic = uniqueTopic("failover-names");
+  const std::vector<std::string> names{"alpha", "beta", "gamma"};
+  const auto expected = expectedActive(topic, -1, names);
+  auto producer = client().createProducer(topic);
+  for (const auto& [subscription, order] : std::vector<std::pair<std::string, std::vector<int>>>{
+           {"forward", {0, 1, 2}}, {"backward", {2, 1, 0}}}) {
+    std::vector<std::pair<std::string, Consumer>> consumers;
+    for (int which : order) {
+      auto consumerOptions = options({topic}, subscription, SubscriptionType::failover);
+      consumerOptions.initialPosition = InitialPosition::latest;  // not the other's messages
+      consumerOptions.consumerName = names[which];
+      consumers.emplace_back(names[which], client().subscribe(consumerOptions));
+    }
+    for (int i = 0; i < 3; ++i) producer.send(subscription + std::to_string(i));
+    std::map<std::string, int> receivedBy;
+    int received = 0;
+    auto deadline = std::chrono::steady_clock::now() + kDueWithin;
+    while (received < 3 && std::chrono::steady_clock::now() < deadline) {
+      for (auto& [name, consumer] : consumers) {
+        if (auto message = consumer.receive(50ms)) {
+          ++receivedBy[name];
+          ++received;
+          consumer.acknowledge(*message);
+        }
+      }
+    }
+    EXPECT_EQ(receivedBy, (std::map<std::string, int>{{expected, 3}}))
+        << subscription << ": joined in the order " << names[order[0]] << ", " << names[order[1]]
+        << ", " << names[order[2]];
+    for (auto& [name, consumer] : consumers) consumer.close();
+  }
+}
+
+TEST_P(Consumers, FailoverSpreadsThePartitionsOverTheConsumersSortedByName) {
+  auto topic = uniqueTopic("failover-partitions");
+  admin().createPartitionedTopic(topic, 3);
+  const std::vector<std::string> names{"beta", "alpha"};  // joined in this order
+  std::vector<std::pair<std::string, Consumer>> consumers;
+  for (const auto& name : names) {
+    auto consumerOptions = options({topic}, "spread", SubscriptionType::failover);
+    consumerOptions.consumerName = name;
+    consumers.emplace_back(name, client().subscribe(consumerOptions));
+  }
+  auto producer = client().createProducer(topic);
+  for (int i = 0; i < 30; ++i) {
+    OutgoingMessage message;
+    message.key = "k" + std::to_string(i);
+    message.payload = std::to_string(i);
+    producer.send(message);
+  }
+  std::set<int> partitions;
+  int received = 0;
+  auto deadline = std::chrono::steady_clock::now() + kDueWithin;
+  while (received < 30 && std::chrono::steady_clock::now() < deadline) {
+    for (auto& [name, consumer] : consumers) {
+      if (auto message = consumer.receive(50ms)) {
+        ++received;
+        int partition = message->id().partition();
+        partitions.insert(partition);
+        EXPECT_EQ(name, expectedActive(topic + "-partition-" + std::to_string(partition), partition,
+                                       names))
+            << "partition " << partition;
+        consumer.acknowledge(*message);
+      }
+    }
+  }
+  EXPECT_EQ(received, 30);
+  EXPECT_EQ(partitions.size(), 3u) << "the keys should reach every partition";
 }
 
 TEST_P(Consumers, SeveralThreadsReceiveAndReconsumeAtOnce) {

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "embedded/failover_choice.hpp"
 #include "embedded_test_support.hpp"
 
 namespace reconsume::detail::embedded::testing {
@@ -42,20 +43,27 @@ TEST(EmbeddedShared, SkipsConsumersWithoutPermits) {
   EXPECT_EQ(large->payloads(), (Strings{"1", "2", "3", "4"}));
 }
 
-TEST(EmbeddedFailover, FirstConsumerIsActiveTheOthersStandBy) {
-  Harness harness;
-  auto topic = topicName("t");
-  auto producer = harness.producer(topic);
-  auto first = std::make_shared<RecordingSink>();
-  auto second = std::make_shared<RecordingSink>();
-  // Names sort the other way round: on a non-partitioned topic only the order of arrival counts.
-  auto c1 = harness.subscribe(topic, "s", SubscriptionType::failover, first,
-                              InitialPosition::earliest, 1000, "zz");
-  auto c2 = harness.subscribe(topic, "s", SubscriptionType::failover, second,
-                              InitialPosition::earliest, 1000, "aa");
-  for (int i = 0; i < 3; ++i) send(*producer, std::to_string(i));
-  EXPECT_EQ(first->count(), 3u);
-  EXPECT_EQ(second->count(), 0u);
+TEST(EmbeddedFailover, OneConsumerIsActiveByNameWhateverTheOrderTheyJoined) {
+  // On a non-partitioned topic the broker's hash ring over the names picks (failover_choice.hpp),
+  // not the order of arrival: the same two names pick the same one, joined either way round.
+  for (bool zzFirst : {true, false}) {
+    Harness harness;
+    auto topic = topicName("t");
+    auto producer = harness.producer(topic);
+    auto zz = std::make_shared<RecordingSink>();
+    auto aa = std::make_shared<RecordingSink>();
+    std::shared_ptr<client::BackendConsumer> c1, c2;
+    auto join = [&](const std::string& name, const std::shared_ptr<RecordingSink>& sink) {
+      return harness.subscribe(topic, "s", SubscriptionType::failover, sink,
+                               InitialPosition::earliest, 1000, name);
+    };
+    c1 = zzFirst ? join("zz", zz) : join("aa", aa);
+    c2 = zzFirst ? join("aa", aa) : join("zz", zz);
+    for (int i = 0; i < 3; ++i) send(*producer, std::to_string(i));
+    bool aaActive = failoverActiveIndex(topic, -1, {"aa", "zz"}) == 0;
+    EXPECT_EQ(aa->count(), aaActive ? 3u : 0u) << "zz joined first: " << zzFirst;
+    EXPECT_EQ(zz->count(), aaActive ? 0u : 3u) << "zz joined first: " << zzFirst;
+  }
 }
 
 TEST(EmbeddedFailover, WhenTheActiveLeavesItsUnacknowledgedMessagesGoToTheNext) {
