@@ -378,17 +378,19 @@ void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
   auto gather = Gather<MessageId>::start(slots_.size(), [self, done](const Status& status,
                                                                      std::vector<MessageId> last) {
     if (!status.ok()) return done(status, false);
-    std::lock_guard lock(self->positionMutex_);
-    auto start = self->spec_.startMessageId.value_or(MessageId::earliest());
-    for (std::size_t i = 0; i < last.size(); ++i) {
-      if (last[i] == MessageId::earliest()) continue;  // an empty topic
-      const auto& handed = self->slots_[i]->lastHandedOut;
-      bool after =
-          handed ? last[i] > *handed
-                 : (last[i] > start || (self->spec_.startMessageIdInclusive && last[i] == start));
-      if (after) return done({}, true);
+    bool available = false;
+    {
+      std::lock_guard lock(self->positionMutex_);  // released before `done` runs
+      auto start = self->spec_.startMessageId.value_or(MessageId::earliest());
+      for (std::size_t i = 0; i < last.size() && !available; ++i) {
+        if (last[i] == MessageId::earliest()) continue;  // an empty topic
+        const auto& handed = self->slots_[i]->lastHandedOut;
+        available =
+            handed ? last[i] > *handed
+                   : (last[i] > start || (self->spec_.startMessageIdInclusive && last[i] == start));
+      }
     }
-    done({}, false);
+    done({}, available);
   });
   for (std::size_t i = 0; i < slots_.size(); ++i)
     slots_[i]->backend->lastMessageId(gather->slot(i));

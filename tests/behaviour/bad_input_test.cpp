@@ -54,6 +54,11 @@ TEST_P(BadInput, MessagesWithImpossibleDelaysAreRefused) {
   both.deliverAfter = 1s;
   both.deliverAt = std::chrono::system_clock::now();
   expectInvalid([&] { producer.send(both); }, "deliverAt");
+  // Event times are positive milliseconds since the epoch on the wire: an earlier one once
+  // came back as a date in the year 584 million.
+  OutgoingMessage ancient;
+  ancient.eventTime = std::chrono::system_clock::time_point(-std::chrono::hours(24));
+  expectInvalid([&] { producer.send(ancient); }, "eventTime -86400000ms");
 }
 
 // "Never" written as the largest number of milliseconds once overflowed the nanosecond clocks

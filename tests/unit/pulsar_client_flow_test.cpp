@@ -6,6 +6,7 @@
 
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <mutex>
 
 #include "protocol/batch_builder.hpp"
 #include "protocol/commands.hpp"
@@ -324,6 +325,53 @@ TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) 
   EXPECT_NE(second.consumer_id(), first.consumer_id());
   EXPECT_EQ(regranted, 7u) << "what the broker held: 10 granted, 3 sent";
   client.close();
+}
+
+TEST(PulsarClientFlow, AReaderFromTheLastMessageReadsWhatComesNextWhenTheBrokerCannotSayWhich) {
+  std::string url;
+  bool askedFirst = false;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = acceptSubscribe(peer);
+    // No FLOW before the last message is known: the reader asks for it first.
+    auto ask = peer.expect(proto::BaseCommand::GET_LAST_MESSAGE_ID).command.getlastmessageid();
+    askedFirst = true;
+    proto::BaseCommand error;
+    error.set_type(proto::BaseCommand::ERROR);
+    error.mutable_error()->set_request_id(ask.request_id());
+    error.mutable_error()->set_error(proto::ServiceNotReady);
+    error.mutable_error()->set_message("the managed ledger is not ready");
+    peer.write(detail::protocol::encodeFrame(error));
+    // It gives up on the last message and reads what is published next.
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(plainMessageFrame(subscribe.consumer_id(), 8));
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  std::mutex mutex;
+  std::vector<std::string> warnings;
+  auto options = quietOptions();
+  options.logger = [&](LogLevel level, std::string_view text) {
+    std::lock_guard lock(mutex);
+    if (level == LogLevel::warn) warnings.emplace_back(text);
+  };
+  auto client = Client::connect(url, options);
+  ReaderOptions from;
+  from.topic = kTopic;
+  from.startMessageId = MessageId::latest();
+  from.startMessageIdInclusive = true;
+  auto reader = client.createReader(from);
+  auto next = reader.readNext(10s);
+  ASSERT_TRUE(next) << "the reader waits for ever instead";
+  EXPECT_EQ(next->data(), "e8");
+  EXPECT_TRUE(askedFirst);
+  client.close();
+  std::lock_guard lock(mutex);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("cannot start at the last message"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("the managed ledger is not ready"), std::string::npos) << warnings[0];
 }
 
 }  // namespace
