@@ -16,6 +16,11 @@ EntryState Cursor::state(std::int64_t entry) const {
   return index < window_.size() ? window_[index].state : EntryState::unread;
 }
 
+std::uint64_t Cursor::pendingOwner(std::int64_t entry) const {
+  if (state(entry) != EntryState::pending) return 0;
+  return window_[static_cast<std::size_t>(entry - markDelete_)].owner;
+}
+
 bool Cursor::acknowledge(std::int64_t entry) {
   if (entry < markDelete_) return false;
   auto& acked = slot(entry);

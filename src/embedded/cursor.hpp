@@ -43,6 +43,8 @@ class Cursor {
   // The state without creating a slot: acked before the mark-delete position, unread past the
   // window.
   EntryState state(std::int64_t entry) const;
+  // The consumer `entry` is pending with, or 0 when it is not pending.
+  std::uint64_t pendingOwner(std::int64_t entry) const;
 
   // Marks `entry` acknowledged; false when it already was. Slides the window over the
   // acknowledged prefix.

@@ -52,6 +52,10 @@ class Dispatcher {
 
   // Where the unread `entry` goes.
   virtual Pick pickNew(std::int64_t entry, ConsumerState*& to) = 0;
+
+  // True while entries wait for acknowledgements of others (Key_Shared's draining keys): the
+  // subscription dispatches again after each acknowledgement then.
+  virtual bool waitsForAcknowledgements() { return false; }
 };
 
 // `topic` is the topic's full name and `partition` its partition index (-1 when not

@@ -3,6 +3,11 @@
 // consumer moves only its share of the keys. Each consumer has its own replay queue in entry
 // order; a message for a consumer without permits waits there, and while that queue is not empty
 // newer messages of its keys wait behind it, so per-key order holds.
+//
+// A key that moves while its old consumer still holds unacknowledged messages of it is
+// draining, as in Pulsar 4.0 (PIP-379): its new consumer receives none of its messages until
+// the old one acknowledged (or gave back) those, so one key is never being processed by two
+// consumers at once, out of order. Other keys flow meanwhile.
 #include <algorithm>
 #include <set>
 #include <unordered_map>
@@ -26,6 +31,7 @@ class KeySharedDispatcher final : public Dispatcher {
   void consumersChanged(const std::vector<ConsumerState*>& consumers) override {
     consumers_ = consumers;
     buildRing();
+    findDraining();
     // Keys may have moved: queue what waits again, under the new owners.
     std::set<std::int64_t> waiting;
     for (auto& [consumer, entries] : waiting_) waiting.insert(entries.begin(), entries.end());
@@ -46,11 +52,15 @@ class KeySharedDispatcher final : public Dispatcher {
       auto found = waiting_.find(consumer);
       if (found == waiting_.end()) continue;
       auto& queue = dropStale(found->second);
-      if (queue.empty()) continue;
-      entry = *queue.begin();
-      queue.erase(queue.begin());
-      to = consumer;
-      return true;
+      // The oldest entry whose key is not draining: all of a key's entries wait alike, so
+      // passing over a draining key keeps every key's order.
+      for (auto it = queue.begin(); it != queue.end(); ++it) {
+        if (cursor_.state(*it) != EntryState::replay || draining(keyHash(*it))) continue;
+        entry = *it;
+        queue.erase(it);
+        to = consumer;
+        return true;
+      }
     }
     return false;
   }
@@ -59,12 +69,20 @@ class KeySharedDispatcher final : public Dispatcher {
     auto* owner = ownerOf(entry);
     if (owner == nullptr) return Pick::stop;
     auto& queue = dropStale(waiting_[owner]);
-    if (owner->permits > 0 && queue.empty()) {
+    if (owner->permits > 0 && queue.empty() && !draining(keyHash(entry))) {
       to = owner;
       return Pick::deliver;
     }
     queue.insert(entry);
     return Pick::queued;
+  }
+
+  bool waitsForAcknowledgements() override {
+    for (auto it = draining_.begin(); it != draining_.end();) {
+      auto hash = (it++)->first;  // draining() may erase the key it looks at
+      draining(hash);
+    }
+    return !draining_.empty();
   }
 
  private:
@@ -83,12 +101,45 @@ class KeySharedDispatcher final : public Dispatcher {
               [](const auto& a, const auto& b) { return a.first < b.first; });
   }
 
-  ConsumerState* ownerOf(std::int64_t entry) const {
+  std::uint64_t keyHash(std::int64_t entry) const {
+    return stickyKeyHash(stickyKeyOf(*ledger_.at(entry).data));
+  }
+
+  ConsumerState* ownerOfHash(std::uint64_t hash) const {
     if (ring_.empty()) return nullptr;
-    auto hash = stickyKeyHash(stickyKeyOf(*ledger_.at(entry).data));
     auto point = std::lower_bound(ring_.begin(), ring_.end(), hash,
                                   [](const auto& p, std::uint64_t h) { return p.first < h; });
     return point == ring_.end() ? ring_.front().second : point->second;
+  }
+
+  ConsumerState* ownerOf(std::int64_t entry) const { return ownerOfHash(keyHash(entry)); }
+
+  // After the ring changed: each key some consumer holds unacknowledged messages of while the
+  // ring now gives it to another, with those messages.
+  void findDraining() {
+    draining_.clear();
+    cursor_.forEachSlot([&](std::int64_t entry, const EntrySlot& slot) {
+      if (slot.state != EntryState::pending) return;
+      auto hash = keyHash(entry);
+      auto* owner = ownerOfHash(hash);
+      if (owner != nullptr && owner->id != slot.owner) draining_[hash].push_back(entry);
+    });
+  }
+
+  // True while the old consumer of the key still holds a message of it; forgets the key once
+  // it holds none (acknowledged, or given back for redelivery).
+  bool draining(std::uint64_t hash) {
+    auto found = draining_.find(hash);
+    if (found == draining_.end()) return false;
+    auto* owner = ownerOfHash(hash);
+    auto& held = found->second;
+    std::erase_if(held, [&](std::int64_t entry) {
+      auto by = cursor_.pendingOwner(entry);
+      return by == 0 || (owner != nullptr && by == owner->id);
+    });
+    if (!held.empty()) return true;
+    draining_.erase(found);
+    return false;
   }
 
   std::set<std::int64_t>& dropStale(std::set<std::int64_t>& queue) const {
@@ -103,6 +154,7 @@ class KeySharedDispatcher final : public Dispatcher {
   std::vector<ConsumerState*> consumers_;
   std::vector<std::pair<std::uint64_t, ConsumerState*>> ring_;  // sorted by point
   std::unordered_map<ConsumerState*, std::set<std::int64_t>> waiting_;
+  std::unordered_map<std::uint64_t, std::vector<std::int64_t>> draining_;  // key hash: held
 };
 
 }  // namespace

@@ -160,8 +160,11 @@ void Subscription::flow(std::uint64_t consumerId, std::uint32_t permits) {
 bool Subscription::acknowledge(std::int64_t entry) {
   // Pulsar does not check a plain acknowledgement against pending ones: it simply applies.
   if (!txnAcks_.empty()) txnAcks_.erase(entry);
+  // Asked before: this acknowledgement may be the one a draining key waited for.
+  const bool waiting = dispatcher_ && dispatcher_->waitsForAcknowledgements();
   if (!cursor_.acknowledge(entry)) return false;
   checkEnded();
+  if (waiting) dispatch();
   return true;
 }
 

@@ -133,6 +133,47 @@ TEST_P(Consumers, KeySharedKeepsEachKeyOnOneConsumer) {
   }
 }
 
+TEST_P(Consumers, KeySharedHoldsAMovedKeyBackUntilItsOldConsumerAcknowledgedIt) {
+  // Pulsar 4.0 (PIP-379): a consumer joining takes over some keys but receives none of a key's
+  // messages while the consumer that had it still holds unacknowledged ones, so one key is never
+  // processed by two consumers at once.
+  auto topic = uniqueTopic("key-handover");
+  auto first = client().subscribe(options({topic}, "keyed", SubscriptionType::keyShared));
+  auto producer = client().createProducer(topic);
+  auto sendRound = [&](int round) {
+    for (int k = 0; k < 20; ++k) {
+      OutgoingMessage message;
+      message.key = "k" + std::to_string(k);
+      message.payload = *message.key + "#" + std::to_string(round);
+      producer.send(message);
+    }
+  };
+  sendRound(0);
+  std::vector<Message> held;
+  for (int i = 0; i < 20; ++i) held.push_back(receiveNow(first));
+  auto joiner = client().subscribe(options({topic}, "keyed", SubscriptionType::keyShared));
+  sendRound(1);
+  std::set<std::string> kept;  // keys whose second message still went to the first consumer
+  while (auto message = first.receive(1s)) {
+    EXPECT_EQ(std::string(message->data()), *message->key() + "#1");
+    kept.insert(*message->key());
+    held.push_back(*message);
+  }
+  EXPECT_FALSE(joiner.receive(300ms)) << "a moved key went to the joiner while still held";
+
+  for (const auto& message : held) first.acknowledge(message);
+  std::set<std::string> moved;
+  for (std::size_t i = 0; i < 20 - kept.size(); ++i) {
+    auto message = receiveNow(joiner);
+    EXPECT_EQ(std::string(message.data()), *message.key() + "#1") << "in order, once";
+    EXPECT_FALSE(kept.count(*message.key())) << *message.key() << " went to both";
+    moved.insert(*message.key());
+    joiner.acknowledge(message);
+  }
+  EXPECT_EQ(kept.size() + moved.size(), 20u);
+  EXPECT_FALSE(moved.empty()) << "20 keys and two consumers: some keys should have moved";
+}
+
 TEST_P(Consumers, FailoverHasOneActiveConsumerAndHandsOverOnClose) {
   auto topic = uniqueTopic("failover");
   auto a = client().subscribe(options({topic}, "standby", SubscriptionType::failover));

@@ -238,5 +238,44 @@ TEST(EmbeddedKeyShared, KeyWaitsForItsConsumerWhileOtherKeysFlow) {
   for (const auto& [key, owners] : all.owners) EXPECT_EQ(owners.size(), 1u) << key;
 }
 
+TEST(EmbeddedKeyShared, AKeyThatMovesWaitsUntilItsOldConsumerAcknowledgedItsMessages) {
+  // Pulsar 4.0 (PIP-379): a joining consumer takes over some keys, but receives none of a key's
+  // messages while the old consumer still holds unacknowledged ones of it.
+  Harness harness;
+  auto topic = topicName("t");
+  auto producer = harness.producer(topic);
+  auto old = std::make_shared<RecordingSink>();
+  auto joiner = std::make_shared<RecordingSink>();
+  auto co = harness.subscribe(topic, "s", SubscriptionType::keyShared, old,
+                              InitialPosition::earliest, 1000, "old");
+  auto send20 = [&](int round) {
+    for (int k = 0; k < 20; ++k) {
+      OutgoingMessage message;
+      message.key = "k" + std::to_string(k);
+      message.payload = *message.key + "#" + std::to_string(round);
+      send(*producer, message);
+    }
+  };
+  send20(0);
+  ASSERT_EQ(old->count(), 20u);  // every key, none acknowledged yet
+  auto cj = harness.subscribe(topic, "s", SubscriptionType::keyShared, joiner,
+                              InitialPosition::earliest, 1000, "joiner");
+  send20(1);
+  EXPECT_EQ(joiner->count(), 0u) << "every key the joiner took over is still held by 'old'";
+  auto kept = byKey({old}).order;
+  std::size_t staying = 0;
+  for (const auto& [key, payloads] : kept) staying += payloads.size() == 2 ? 1 : 0;
+  EXPECT_GT(staying, 0u) << "the keys 'old' keeps go on flowing to it";
+  EXPECT_LT(staying, 20u) << "some keys should have moved to the joiner";
+
+  // 'old' acknowledges the first round: the moved keys' second messages go to the joiner.
+  for (std::size_t i = 0; i < 20; ++i) ack(*co, *old->messages()[i]);
+  EXPECT_EQ(joiner->count(), 20u - staying);
+  auto all = byKey({old, joiner});
+  for (const auto& [key, payloads] : all.order) {
+    EXPECT_EQ(payloads, (Strings{key + "#0", key + "#1"})) << key;
+  }
+}
+
 }  // namespace
 }  // namespace reconsume::detail::embedded::testing
