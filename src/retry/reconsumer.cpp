@@ -38,10 +38,14 @@ void Reconsumer::subscribe(const std::shared_ptr<client::ClientImpl>& client,
     auto deadLetters = deadLetterProducer(client, topics);
     auto spec = client::ConsumerSpec::of(options);
     if (CategoryRoutes(options, client, deadLetters).hasAnyPolicy()) {
-      // Pulsar delays delivery on Shared subscriptions only; earliest, so that no retry published
-      // before this subscription existed is missed.
-      spec.topics.push_back(
-          {topics.retryTopic, SubscriptionType::shared, InitialPosition::earliest});
+      // Pulsar delays delivery on Shared and Key_Shared subscriptions only: Key_Shared when the
+      // main subscription is (as the Java and Go clients subscribe, the type of the main one),
+      // else Shared — on Exclusive or Failover the broker would hand retries out at once.
+      // Earliest, so that no retry published before this subscription existed is missed.
+      auto type = options.subscriptionType == SubscriptionType::keyShared
+                      ? SubscriptionType::keyShared
+                      : SubscriptionType::shared;
+      spec.topics.push_back({topics.retryTopic, type, InitialPosition::earliest});
     }
     if (options.maxRedeliverCount > 0) {
       spec.poisonSink = std::make_shared<PoisonDeadLetters>(deadLetters, options.subscription,

@@ -192,6 +192,34 @@ TEST_P(Reconsume, CopiesOfOneThreadsCallsComeBackInTheOrderOfTheCalls) {
   }
 }
 
+TEST_P(Reconsume, AKeySharedConsumerRetriesOnAKeySharedSubscriptionAsJavaAndGoDo) {
+  // The Java and Go clients subscribe the retry topic with the main subscription's type, and the
+  // broker refuses a second type on one subscription: a Key_Shared fleet mixing them with this
+  // library once failed to subscribe. Delays still hold (Pulsar delays on Key_Shared too).
+  auto topic = uniqueTopic("keyed-retries");
+  auto options = retryOptions(topic, "billing", RetryPolicy::levels(DelayLevels::parse("200ms")));
+  options.subscriptionType = SubscriptionType::keyShared;
+  auto consumer = client().subscribe(options);
+  ConsumerOptions likeJava;  // what a Java consumer with enableRetry subscribes on the retry topic
+  likeJava.topics = {*consumer.retryTopic()};
+  likeJava.subscription = "billing";
+  likeJava.subscriptionType = SubscriptionType::keyShared;
+  auto javaLike = client().subscribe(likeJava);
+  javaLike.close();  // it joined; it leaves so that the retry below comes back here
+
+  OutgoingMessage order;
+  order.payload = "order-1";
+  order.key = "customer-7";
+  client().createProducer(topic).send(order);
+  auto message = receiveNow(consumer);
+  auto due = now() + 200ms;
+  consumer.reconsumeLater(message);
+  auto retried = receiveAt(consumer, due);  // not before it is due
+  EXPECT_EQ(retried.topic(), *consumer.retryTopic());
+  EXPECT_EQ(retried.key(), "customer-7");
+  consumer.acknowledge(retried);
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, Reconsume, ::testing::ValuesIn(serviceUrls()), backendName);
 
 }  // namespace
