@@ -28,6 +28,8 @@ class Admin {
   // "http://host:8080" / "https://host:8443" for Pulsar.
   static Admin connect(std::string_view url, AdminOptions options = {});
 
+  // Throws Error(errc::invalid_argument) for fewer than 1 partition or a name containing
+  // "-partition-" (Pulsar refuses it), before asking the broker.
   void createPartitionedTopic(std::string_view topic, int partitions);
   // 0 for a topic that is not partitioned (or does not exist).
   int partitions(std::string_view topic);

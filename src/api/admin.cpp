@@ -51,7 +51,14 @@ void Admin::createPartitionedTopic(std::string_view topic, int partitions) {
                                             std::to_string(partitions) + " (topic '" +
                                             std::string(topic) + "')");
   }
-  stateOf(backend_, "Admin").createPartitionedTopic(detail::canonicalTopic(topic), partitions);
+  auto name = detail::canonicalTopic(topic);
+  // Pulsar refuses such a name (412): its partitions' names would be ambiguous. Checked here so
+  // that both backends say so alike, before anything is asked.
+  if (name.find("-partition-") != std::string::npos) {
+    throw Error(errc::invalid_argument,
+                "a partitioned topic's name must not contain '-partition-': '" + name + "'");
+  }
+  stateOf(backend_, "Admin").createPartitionedTopic(name, partitions);
 }
 
 int Admin::partitions(std::string_view topic) {

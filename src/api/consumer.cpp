@@ -7,6 +7,7 @@
 #include "client/consumer_impl.hpp"
 #include "client/transaction_impl.hpp"
 #include "common/sync_call.hpp"
+#include "common/topic_name.hpp"
 #include "retry/reconsumer.hpp"
 
 namespace reconsume {
@@ -239,13 +240,25 @@ MetricsSnapshot Consumer::metrics() const {
   auto& core = stateOf(impl_, "Consumer");
   const auto& subscription = core.options().subscription;
   const auto& topics = core.topics();  // with the retry topic
+  auto subscribed = [&](const std::string& topic) {
+    return std::find(topics.begin(), topics.end(), topic) != topics.end();
+  };
+  // A partition's series name its topic and the partition apart: they are this consumer's when
+  // it subscribed to the topic, or to that very partition by its name. A series of the topic
+  // as a whole (retries, dead letters) is also that of a consumer of one of its partitions.
+  auto mineByTopic = [&](const std::string& destination, const std::string& partition) {
+    if (destination.empty() || subscribed(destination)) return true;
+    if (!partition.empty()) return subscribed(destination + "-partition-" + partition);
+    return std::any_of(topics.begin(), topics.end(), [&](const std::string& topic) {
+      return detail::TopicName::parse(topic).base().toString() == destination;
+    });
+  };
   auto all = core.client().metrics().snapshot();
   MetricsSnapshot mine;
   for (auto& value : all.values) {
     if (value.series.label(detail::metrics::kGroup) != subscription) continue;
-    auto destination = value.series.label(detail::metrics::kDestination);
-    if (!destination.empty() &&
-        std::find(topics.begin(), topics.end(), destination) == topics.end()) {
+    if (!mineByTopic(std::string(value.series.label(detail::metrics::kDestination)),
+                     std::string(value.series.label(detail::metrics::kPartition)))) {
       continue;
     }
     mine.values.push_back(std::move(value));

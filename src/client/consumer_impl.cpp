@@ -239,7 +239,7 @@ std::shared_ptr<const ConsumerImpl::SlotMetrics> ConsumerImpl::metricsFor(
   MetricLabels labels = {{metrics::kDestination, name.base().toString()},
                          {metrics::kGroup, spec_.options.subscription}};
   if (name.partition() >= 0) {
-    labels.emplace_back("messaging.destination.partition.id", std::to_string(name.partition()));
+    labels.emplace_back(metrics::kPartition, std::to_string(name.partition()));
   }
   auto& registry = client_->metrics();
   auto ack = labels;

@@ -107,6 +107,8 @@ extern const MetricKindInfo kOperationDuration;  // messaging.client.operation.d
 inline constexpr const char* kSystem = "messaging.system";  // always "pulsar"
 inline constexpr const char* kDestination = "messaging.destination.name";
 inline constexpr const char* kGroup = "messaging.consumer.group.name";
+// A partition's series: kDestination names its topic, this label the partition's index.
+inline constexpr const char* kPartition = "messaging.destination.partition.id";
 inline constexpr const char* kErrorType = "error.type";
 inline constexpr const char* kOperation = "messaging.operation.name";  // send | ack
 inline constexpr const char* kServer = "server.address";

@@ -41,6 +41,11 @@ TEST_P(BadInput, ConsumerOptionsNameTheOffendingValue) {
   badQueue.receiverQueueSize = 0;
   expectInvalid([&] { client().subscribe(badQueue); }, "receiverQueueSize");
 
+  // Pulsar refuses a partitioned topic named like a partition; embedded said so differently.
+  expectInvalid([&] { admin().createPartitionedTopic(topic + "-partition-x", 2); },
+                "-partition-x");
+  EXPECT_FALSE(admin().topicExists(topic + "-partition-x"));
+
   // None of these created a subscription.
   EXPECT_FALSE(admin().topicExists(topic) && !admin().subscriptions(topic).empty());
 }

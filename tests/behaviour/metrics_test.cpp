@@ -163,6 +163,34 @@ TEST_P(Metrics, CountWhatTheConsumerDidAndServeItToPrometheus) {
   client.close();
 }
 
+TEST_P(Metrics, AConsumerOfOnePartitionByItsNameSeesItsOwnSeries) {
+  // A partition's series name the topic and the partition apart; a consumer subscribed to the
+  // partition by its name once saw none of them.
+  auto topic = uniqueTopic("metrics-one-of-two");
+  admin().createPartitionedTopic(topic, 2);
+  auto partition = topic + "-partition-1";
+  auto consumer = client().subscribe(confirmedAcks(
+      retryOptions(partition, "worker", RetryPolicy::levels(DelayLevels::parse("1s")))));
+  auto other = client().subscribe(confirmedAcks(retryOptions(
+      topic + "-partition-0", "worker", RetryPolicy::levels(DelayLevels::parse("1s")))));
+  auto producer = client().createProducer(partition);
+  producer.send("a");
+  producer.send("b");
+  client().createProducer(topic + "-partition-0").send("elsewhere");
+  consumer.acknowledge(receiveNow(consumer));
+  auto b = receiveNow(consumer);
+  consumer.deadLetter(b, "invalid");
+  other.acknowledge(receiveNow(other));
+
+  auto mine = consumer.metrics();
+  EXPECT_EQ(mine.counter("messaging.client.consumed.messages"), 2u) << "not partition 0's";
+  EXPECT_EQ(mine.counter("messaging.client.consumed.messages",
+                         {{"messaging.destination.partition.id", "1"}}),
+            2u);
+  EXPECT_EQ(mine.counter("reconsume.client.acknowledged.messages"), 2u);
+  EXPECT_EQ(mine.counter("reconsume.dead_letters"), 1u);
+}
+
 TEST_P(Metrics, AFailedSendIsCountedWithItsErrorType) {
   auto client = connectAnotherClient(ClientOptions{});
   auto topic = uniqueTopic("metrics-failed");
