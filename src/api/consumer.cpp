@@ -257,8 +257,8 @@ MetricsSnapshot Consumer::metrics() const {
   MetricsSnapshot mine;
   for (auto& value : all.values) {
     if (value.series.label(detail::metrics::kGroup) != subscription) continue;
-    if (!mineByTopic(std::string(value.series.label(detail::metrics::kDestination)),
-                     std::string(value.series.label(detail::metrics::kPartition)))) {
+    if (!mineByTopic(value.series.label(detail::metrics::kDestination),
+                     value.series.label(detail::metrics::kPartition))) {
       continue;
     }
     mine.values.push_back(std::move(value));

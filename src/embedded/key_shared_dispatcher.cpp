@@ -1,8 +1,8 @@
 // Key_Shared: a consistent-hash ring maps each message's sticky key to one consumer, so a key
 // stays with its consumer while the set of consumers is unchanged, and a joining or leaving
 // consumer moves only its share of the keys. Each consumer has its own replay queue in entry
-// order; a message for a consumer without permits waits there, and while that queue is not empty
-// newer messages of its keys wait behind it, so per-key order holds.
+// order; a message for a consumer without permits waits there, and while it holds a message of a
+// key, newer messages of that key wait behind it, so per-key order holds.
 //
 // A key that moves while its old consumer still holds unacknowledged messages of it is
 // draining, as in Pulsar 4.0 (PIP-379): its new consumer receives none of its messages until
@@ -69,7 +69,10 @@ class KeySharedDispatcher final : public Dispatcher {
     auto* owner = ownerOf(entry);
     if (owner == nullptr) return Pick::stop;
     auto& queue = dropStale(waiting_[owner]);
-    if (owner->permits > 0 && queue.empty() && !draining(keyHash(entry))) {
+    // Delivered now unless its key waits: an older entry of the key queued (no permits then),
+    // or the key draining. Entries of other keys in the queue (draining ones) do not hold it.
+    auto hash = keyHash(entry);
+    if (owner->permits > 0 && !draining(hash) && !holdsKey(queue, hash)) {
       to = owner;
       return Pick::deliver;
     }
@@ -113,6 +116,12 @@ class KeySharedDispatcher final : public Dispatcher {
   }
 
   ConsumerState* ownerOf(std::int64_t entry) const { return ownerOfHash(keyHash(entry)); }
+
+  bool holdsKey(const std::set<std::int64_t>& queue, std::uint64_t hash) const {
+    return std::any_of(queue.begin(), queue.end(), [&](std::int64_t queued) {
+      return cursor_.state(queued) == EntryState::replay && keyHash(queued) == hash;
+    });
+  }
 
   // After the ring changed: each key some consumer holds unacknowledged messages of while the
   // ring now gives it to another, with those messages.

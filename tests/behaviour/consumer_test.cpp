@@ -161,6 +161,22 @@ TEST_P(Consumers, KeySharedHoldsAMovedKeyBackUntilItsOldConsumerAcknowledgedIt) 
   }
   EXPECT_FALSE(joiner.receive(300ms)) << "a moved key went to the joiner while still held";
 
+  // Keys nobody held before flow to the joiner meanwhile: only the moved ones wait.
+  for (int k = 0; k < 20; ++k) {
+    OutgoingMessage message;
+    message.key = "fresh" + std::to_string(k);
+    message.payload = *message.key;
+    producer.send(message);
+  }
+  int freshToJoiner = 0;
+  while (auto message = joiner.receive(1s)) {
+    EXPECT_EQ(message->data().substr(0, 5), "fresh") << message->data();
+    ++freshToJoiner;
+    joiner.acknowledge(*message);
+  }
+  EXPECT_GT(freshToJoiner, 0) << "20 fresh keys, none to the joiner: it was held back whole";
+  while (auto message = first.receive(300ms)) held.push_back(*message);
+
   for (const auto& message : held) first.acknowledge(message);
   std::set<std::string> moved;
   for (std::size_t i = 0; i < 20 - kept.size(); ++i) {
