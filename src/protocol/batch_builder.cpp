@@ -7,6 +7,7 @@
 #include <cstring>
 #include <utility>
 
+#include "common/large_buffers.hpp"
 #include "protocol/byte_order.hpp"
 #include "protocol/compression.hpp"
 #include "protocol/frame_encoder.hpp"
@@ -213,7 +214,18 @@ EncodedMessage BatchBuilder::finish(const SendContext& context,
   return encoded;
 }
 
+void BatchBuilder::reserve(std::size_t bytes) {
+  if (batch_.empty() && headroom_ + bytes >= kSmallestKept) {
+    LargeBuffers::shared().give(std::move(batch_));
+    batch_ = LargeBuffers::shared().take(headroom_ + bytes);
+  }
+  startBatch();
+  batch_.reserve(batch_.size() + bytes);
+}
+
 void BatchBuilder::reset() {
+  LargeBuffers::shared().give(
+      std::move(batch_));  // when finish() compressed it: the payload is a copy
   *this = BatchBuilder(headroom_);
 }
 

@@ -56,10 +56,8 @@ class BatchBuilder {
   void addSerialized(std::string_view metadata, std::uint64_t sequenceId, std::string_view payload,
                      const Keys& keys);
   // Room for `bytes` more of batch payload, so that adding does not grow the buffer step by step.
-  void reserve(std::size_t bytes) {
-    startBatch();
-    batch_.reserve(batch_.size() + bytes);
-  }
+  // A batch's first reservation takes a kept buffer (common/large_buffers.hpp) when it is large.
+  void reserve(std::size_t bytes);
 
   // Adds a message: its payload and its own properties, partition key (with the base64 flag),
   // ordering key and event time. Throws Error(errc::invalid_argument) when !canBatch(message).

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "common/large_buffers.hpp"
 #include "protocol/byte_order.hpp"
 #include "protocol/crc32c.hpp"
 #include "protocol/frame.hpp"
@@ -105,7 +106,9 @@ Bytes encodePayloadFrameInPlace(std::string buffer, std::size_t payloadBegin,
   const std::size_t head = 4 + 4 + commandSize + 2 + 4 + 4 + metadataSize;
   if (head > payloadBegin) {
     const std::string_view payload(buffer.data() + payloadBegin, buffer.size() - payloadBegin);
-    return Bytes::adopt(encodePayloadFrame(command, metadata, payload));
+    auto frame = Bytes::adopt(encodePayloadFrame(command, metadata, payload));
+    LargeBuffers::shared().give(std::move(buffer));
+    return frame;
   }
   const std::size_t begin = payloadBegin - head;
   const std::size_t total = buffer.size() - begin - 4;
@@ -123,7 +126,7 @@ Bytes encodePayloadFrameInPlace(std::string buffer, std::size_t payloadBegin,
   const char* end = buffer.data() + buffer.size();
   wire::writeU32(checksumAt, crc32c(0, covered, static_cast<std::size_t>(end - covered)));
   const std::size_t length = buffer.size() - begin;
-  return Bytes::adopt(std::move(buffer)).slice(begin, length);
+  return LargeBuffers::shared().adopt(std::move(buffer), begin, length);
 }
 
 std::string encodePayloadFrame(const proto::BaseCommand& command,

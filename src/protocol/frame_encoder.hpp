@@ -32,7 +32,8 @@ void appendPayloadFrame(std::string& out, const proto::BaseCommand& command,
 // The same frame written in front of its payload: `buffer` holds the payload from `payloadBegin`
 // to its end, with room before it. When the frame's head (sizes, command, checksum, metadata)
 // fits in that room it is written there and the payload is not copied: the frame is the tail of
-// `buffer`. Otherwise the frame is written into a new buffer.
+// `buffer`. Otherwise the frame is written into a new buffer. Either way `buffer`'s memory goes
+// back to the kept large buffers (common/large_buffers.hpp) when it is no longer needed.
 Bytes encodePayloadFrameInPlace(std::string buffer, std::size_t payloadBegin,
                                 const proto::BaseCommand& command,
                                 const proto::MessageMetadata& metadata);
