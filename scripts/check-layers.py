@@ -22,7 +22,7 @@ ALLOWED = {
     "common": set(),
     "protocol": set(),
     "pulsar": {"protocol", "client/backend.hpp"},
-    "embedded": {"client/backend.hpp", "client/admin_backend.hpp"},
+    "embedded": {"client/backend.hpp", "client/admin_backend.hpp", "protocol/wire_size.hpp"},
     "admin": {"client/admin_backend.hpp"},
     "client": {"embedded/embedded_backend.hpp", "pulsar/pulsar_backend.hpp"},
     "config": set(),

@@ -38,8 +38,9 @@ class EmbeddedBackend final : public client::Backend {
         options.topic, [&](Topic& t) { return t.addProducer(state, options.initialSubscription); },
         topic);
     if (!status.ok()) return done(status, nullptr);
-    auto producer = std::make_shared<EmbeddedProducer>(
-        topic, std::move(state), id, broker_->config().maxMessageSize, broker_->coordinator());
+    auto producer = std::make_shared<EmbeddedProducer>(topic, std::move(state), id,
+                                                       broker_->config().maxMessageSize,
+                                                       options.compression, broker_->coordinator());
     if (!handles_->add(producer)) return done(closedStatus(), nullptr);
     done({}, std::move(producer));
   }

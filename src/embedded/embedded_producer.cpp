@@ -1,19 +1,23 @@
 #include "embedded/embedded_producer.hpp"
 
+#include "common/epoch_time.hpp"
 #include "common/outgoing_check.hpp"
 #include "embedded/embedded_transaction.hpp"
 #include "embedded/topic_lock.hpp"
+#include "protocol/wire_size.hpp"
 
 namespace reconsume::detail::embedded {
 
 EmbeddedProducer::EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state,
                                    std::uint64_t id, std::uint64_t maxMessageSize,
+                                   Compression compression,
                                    std::shared_ptr<Coordinator> coordinator)
     : topic_(std::move(topic)),
       state_(std::make_shared<ProducerState>(std::move(state))),
       name_(state_->name),
       id_(id),
       maxMessageSize_(maxMessageSize),
+      compression_(compression),
       coordinator_(std::move(coordinator)) {}
 
 EmbeddedProducer::~EmbeddedProducer() {
@@ -22,15 +26,17 @@ EmbeddedProducer::~EmbeddedProducer() {
 
 Status EmbeddedProducer::validate(const OutgoingData& message) const {
   if (auto check = checkOutgoing(message); !check.ok()) return check;
-  const std::uint64_t size = message.contentBytes();
-  if (size > maxMessageSize_) {
-    return Status(errc::too_large, "message of " + std::to_string(size) +
-                                       " bytes (payload, properties and keys) exceeds the "
-                                       "maximum message size of " +
-                                       std::to_string(maxMessageSize_) + " bytes (topic " +
-                                       topic_->name() + ")");
-  }
-  return {};
+  // Far under the limit (nearly every message): nothing to encode.
+  if (protocol::wireSizeAtMost(message, name_.str(), compression_) <= maxMessageSize_) return {};
+  // The sequence id counted is 0: at most a few bytes less than the producer's own.
+  const auto size = protocol::wireSize(
+      message, name_.str(), 0, toEpochMillis(std::chrono::system_clock::now()), compression_);
+  if (size <= maxMessageSize_) return {};
+  return Status(errc::too_large,
+                "message of " + std::to_string(size) + " bytes (payload " +
+                    (compression_ == Compression::none ? "" : "compressed ") + "and metadata) " +
+                    "exceeds the broker's maximum message size " + std::to_string(maxMessageSize_) +
+                    " (topic " + topic_->name() + ")");
 }
 
 Status EmbeddedProducer::closedStatus() const {

@@ -16,8 +16,11 @@ namespace reconsume::detail::embedded {
 
 class EmbeddedProducer final : public client::BackendProducer, public Closable {
  public:
+  // `compression`: the producer's option. The embedded broker stores payloads as they are, but
+  // counts a message against `maxMessageSize` as Pulsar does: compressed, with its metadata.
   EmbeddedProducer(std::shared_ptr<Topic> topic, ProducerState state, std::uint64_t id,
-                   std::uint64_t maxMessageSize, std::shared_ptr<Coordinator> coordinator);
+                   std::uint64_t maxMessageSize, Compression compression,
+                   std::shared_ptr<Coordinator> coordinator);
   ~EmbeddedProducer() override;
 
   const std::string& topic() const override { return topic_->name(); }
@@ -41,6 +44,7 @@ class EmbeddedProducer final : public client::BackendProducer, public Closable {
   std::atomic<bool> closed_{false};
   const std::uint64_t id_;
   const std::uint64_t maxMessageSize_;
+  const Compression compression_;
   const std::shared_ptr<Coordinator> coordinator_;
 };
 

@@ -4,6 +4,7 @@
 
 #include "protocol/compression.hpp"
 #include "protocol/frame_encoder.hpp"
+#include "protocol/wire_size.hpp"
 
 namespace reconsume::detail::protocol {
 
@@ -89,6 +90,27 @@ std::string encodeSend(std::uint64_t producerId, const EncodedMessage& message,
   std::string out;
   appendSend(out, producerId, message, txn);
   return out;
+}
+
+std::size_t wireSize(const OutgoingData& message, const std::string& producerName,
+                     std::uint64_t sequenceId, std::uint64_t publishTimeMs,
+                     Compression compression) {
+  return encodeMessage(message, {producerName, sequenceId, publishTimeMs, toProto(compression)})
+      .size();
+}
+
+std::size_t wireSizeAtMost(const OutgoingData& message, const std::string& producerName,
+                           Compression compression) {
+  // A field's tag and length take at most 1 + 5 bytes; a property is a KeyValue of two fields.
+  constexpr std::size_t kField = 6, kProperty = 3 * kField;
+  // Every fixed field of MessageMetadata with its tag: producer name's framing, sequence id,
+  // publish time, event time, delivery time, compression, uncompressed size, key flags,
+  // transaction ids; generously.
+  constexpr std::size_t kFixedFields = 256;
+  const std::size_t payload = message.payload.size();
+  const std::size_t codecGrowth = compression == Compression::none ? 0 : payload / 6 + 64;
+  return message.contentBytes() + codecGrowth + kProperty * message.properties.size() + 2 * kField +
+         kField + producerName.size() + kFixedFields;
 }
 
 }  // namespace reconsume::detail::protocol
