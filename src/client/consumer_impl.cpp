@@ -75,18 +75,19 @@ class ConsumerImpl::Sink final : public MessageSink {
   bool forApplication(const std::shared_ptr<ConsumerImpl>& owner,
                       const std::optional<AckGrouper::HeldView>& held,
                       std::shared_ptr<MessageData>& message) const {
+    if (held && held->contains(slot_, message->id)) {
+      // Delivered again (a reconnection) while its acknowledgement waits in the group: dropped,
+      // its permit given back as if the application had taken it. Checked first: over the
+      // redelivery limit by then or not, it is acknowledged, not poison.
+      boost::asio::post(owner->client_->io(), [owner, slot = slot_] { owner->taken(slot); });
+      return false;
+    }
     if (owner->poison_.overLimit(message->redeliveryCount)) {
       // Delivered more than maxRedeliverCount times: not for the application. Diverted on the
       // io executor, since a sink may not call back into the backend.
       boost::asio::post(owner->client_->io(), [owner, slot = slot_, message = std::move(message)] {
         owner->divert(slot, Message(message));
       });
-      return false;
-    }
-    if (held && held->contains(slot_, message->id)) {
-      // Delivered again (a reconnection) while its acknowledgement waits in the group: dropped,
-      // its permit given back as if the application had taken it.
-      boost::asio::post(owner->client_->io(), [owner, slot = slot_] { owner->taken(slot); });
       return false;
     }
     return true;
@@ -342,7 +343,15 @@ void ConsumerImpl::redeliver(std::size_t slot, std::vector<MessageId> ids) {
   for (const auto& message : poison_.take(slot, ids)) {
     if (spec_.poisonSink) spec_.poisonSink->onPoison(message, shared_from_this());
   }
-  if (!ids.empty()) slots_[slot]->backend->redeliver(ids);
+  if (ids.empty()) return;
+  // On Exclusive and Failover the broker redelivers everything unacknowledged from the first
+  // one (Pulsar redelivers by id only on Shared and Key_Shared): the acknowledgements held in the
+  // group go first, or it would send their messages again.
+  const auto type = spec_.options.subscriptionType;
+  if (ackGroup_ && (type == SubscriptionType::exclusive || type == SubscriptionType::failover)) {
+    ackGroup_->flushNow();
+  }
+  slots_[slot]->backend->redeliver(ids);
 }
 
 void ConsumerImpl::redeliverUnacknowledged() {

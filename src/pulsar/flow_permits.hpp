@@ -6,7 +6,7 @@
 //   - a (re)subscribe: the broker holds none; grant receiverQueueSize (the sink was reset), or —
 //     a reader resuming without losing its queue — exactly what the broker held before;
 //   - the sink reset (redelivery of everything): grant what brings the broker back up to
-//     receiverQueueSize;
+//     receiverQueueSize, from below zero when a batch entry overdrew it;
 //   - a message the consumer drops instead of handing it on (already acknowledged, before a
 //     reader's start, from before a seek or redelivery): return its permit at once.
 //
@@ -29,12 +29,15 @@ class FlowPermits {
     received_ = 0;
     return grant;
   }
-  // The sink dropped everything it held. Returns the permits to grant.
+  // The sink dropped everything it held. Returns the permits to grant: what brings the broker
+  // back to queueSize, counting what it overdrew — the broker sends a whole batch entry on one
+  // permit and charges every message of it, so it may hold fewer than none, and the messages that
+  // overdrew it are among those just dropped (nothing will return their permits).
   std::uint32_t reset() {
-    auto held = outstanding();
-    auto grant = held >= queueSize_ ? 0 : queueSize_ - held;
-    granted_ += grant;
-    return grant;
+    const auto held = static_cast<std::int64_t>(granted_) - static_cast<std::int64_t>(received_);
+    const auto grant = std::max<std::int64_t>(0, static_cast<std::int64_t>(queueSize_) - held);
+    granted_ += static_cast<std::uint64_t>(grant);
+    return static_cast<std::uint32_t>(grant);
   }
   // Permits granted to the broker (returned by the application, or for dropped messages).
   void granted(std::uint32_t permits) { granted_ += permits; }

@@ -6,7 +6,9 @@
 #include <boost/asio/use_future.hpp>
 #include <future>
 #include <map>
+#include <set>
 
+#include "../integration/backlog_wait.hpp"
 #include "fixture.hpp"
 
 namespace reconsume::behaviour {
@@ -103,6 +105,39 @@ TEST_P(Batching, ANegativeAcknowledgementInABatchBringsBackItsEntrysUnacknowledg
   consumer.acknowledge(again);
   consumer.acknowledge(received[2]);
   EXPECT_EQ(admin().backlog(topic, "sub"), 0);
+}
+
+// An entry larger than the consumer's queue (Pulsar sends a whole entry on one permit and counts
+// every message of it, overdrawing the permits), then a redelivery of everything: the consumer
+// grants enough permits to get the broker sending again, and every message comes.
+TEST_P(Batching, RedeliveringEverythingAfterAnEntryLargerThanTheQueueKeepsMessagesComing) {
+  auto topic = uniqueTopic("overdrawn");
+  auto options = plainOptions(topic);
+  options.subscriptionType = SubscriptionType::shared;
+  options.receiverQueueSize = 10;
+  auto consumer = client().subscribe(options);
+  ProducerOptions producerOptions;
+  producerOptions.topic = topic;
+  constexpr int kCount = 30;
+  producerOptions.batching.maxMessages = kCount;  // one entry, full with the last send
+  producerOptions.batching.maxPublishDelay = std::chrono::seconds(10);
+  auto producer = client().createProducer(producerOptions);
+  std::vector<std::future<MessageId>> sent;
+  for (int i = 0; i < kCount; ++i) {
+    sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i)},
+                                      boost::asio::use_future));
+  }
+  for (auto& done : sent) done.get();
+  receiveNow(consumer);
+  receiveNow(consumer);
+  consumer.redeliverUnacknowledgedMessages();
+  std::set<std::string> seen;
+  while (seen.size() < kCount) {
+    auto message = receiveNow(consumer);
+    seen.insert(std::string(message.data()));
+    consumer.acknowledge(message);
+  }
+  EXPECT_EQ(integration::awaitBacklog(admin(), topic, "sub", 0), 0);
 }
 
 TEST_P(Batching, RetryCopiesDueTogetherAreNeitherEarlyNorLost) {

@@ -143,14 +143,17 @@ inline proto::BaseCommand messageCommand(std::uint64_t consumerId, std::uint64_t
   return command;
 }
 
-inline std::string messageFrame(std::uint64_t consumerId, std::uint64_t entry,
-                                std::string payload) {
+// `redeliveryCount`: how many times the broker says it delivered the message before.
+inline std::string messageFrame(std::uint64_t consumerId, std::uint64_t entry, std::string payload,
+                                std::uint32_t redeliveryCount = 0) {
   proto::MessageMetadata metadata;
   metadata.set_producer_name("p");
   metadata.set_sequence_id(entry);
   metadata.set_publish_time(1'700'000'000'000);
+  auto command = messageCommand(consumerId, entry);
+  if (redeliveryCount > 0) command.mutable_message()->set_redelivery_count(redeliveryCount);
   std::string out;
-  detail::protocol::appendPayloadFrame(out, messageCommand(consumerId, entry), metadata, payload);
+  detail::protocol::appendPayloadFrame(out, command, metadata, payload);
   return out;
 }
 

@@ -22,6 +22,18 @@ TEST(PulsarFlowPermits, TheBrokerIsToppedUpToTheQueueSize) {
   EXPECT_EQ(permits.reset(), 0u) << "never above the queue size";
 }
 
+// A batch entry of 30 messages sent on the last of 10 permits: the broker holds -20. After the
+// sink dropped what it held, granting only 10 would leave it at -10 — sending nothing, and
+// nothing left to return permits: the consumer would stall for good.
+TEST(PulsarFlowPermits, AResetMakesUpForWhatABatchEntryOverdrew) {
+  FlowPermits permits(10);
+  permits.resubscribed(false);
+  permits.received(30);
+  EXPECT_EQ(permits.outstanding(), 0u);
+  EXPECT_EQ(permits.reset(), 30u);
+  EXPECT_EQ(permits.outstanding(), 10u);
+}
+
 TEST(PulsarFlowPermits, AReaderResumingGrantsWhatTheBrokerHeld) {
   FlowPermits permits(10);
   permits.resubscribed(false);
