@@ -33,9 +33,10 @@ bool BatchContainer::fits(const BatchedMessage& message) const {
   return found == open_.end() || joins(found->second, message);
 }
 
-bool BatchContainer::joins(const Batch& batch, const BatchedMessage& message) const {
+bool BatchContainer::joins(const Batch& batch, const BatchedMessage& message,
+                           std::size_t roomBytes) const {
   if (batch.messages.size() >= options_.maxMessages) return false;
-  if (batch.bytes + message.bytes() > options_.maxBytes) return false;
+  if (batch.bytes + message.bytes() > std::min(options_.maxBytes, roomBytes)) return false;
   if (batch.delayed != message.deliverAtMs.has_value()) return false;
   if (!batch.delayed) return true;
   auto at = *message.deliverAtMs;
@@ -55,11 +56,12 @@ void BatchContainer::open(Batch& batch, const BatchedMessage& message, TimePoint
 }
 
 BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
-                                          BackendCallback<MessageId>&& done, TimePoint now) {
+                                          BackendCallback<MessageId>&& done, TimePoint now,
+                                          std::size_t roomBytes) {
   Taken taken;
   auto [found, opened] = open_.try_emplace(keyOf(message));
   auto& batch = found->second;
-  if (!opened && !joins(batch, message)) {
+  if (!opened && !joins(batch, message, roomBytes)) {
     messages_ -= batch.messages.size();
     taken.closed = toEntry(std::move(batch));
     opened = true;  // the same slot, a new batch
@@ -74,7 +76,8 @@ BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
   batch.messages.push_back(std::move(message));
   batch.dones.push_back(std::move(done));
   ++messages_;
-  if (batch.messages.size() >= options_.maxMessages || batch.bytes >= options_.maxBytes) {
+  if (batch.messages.size() >= options_.maxMessages ||
+      batch.bytes >= std::min(options_.maxBytes, roomBytes)) {
     messages_ -= batch.messages.size();
     taken.full = toEntry(std::move(batch));
     open_.erase(found);

@@ -89,8 +89,11 @@ class BatchContainer {
   bool fits(const BatchedMessage& message) const;
   // Adds `message`, completed by `done`, to the open batch of its key, or to a new one that opens
   // at `now` — after taking the open one when the message may not join it. One lookup of the
-  // batch for all of it: a send comes here once.
-  Taken add(BatchedMessage&& message, BackendCallback<MessageId>&& done, TimePoint now);
+  // batch for all of it: a send comes here once. `roomBytes`: what the broker's maximum message
+  // size leaves a batch (see PulsarProducer::batchRoom); a batch holds at most the smaller of it
+  // and maxBytes.
+  Taken add(BatchedMessage&& message, BackendCallback<MessageId>&& done, TimePoint now,
+            std::size_t roomBytes = SIZE_MAX);
 
   bool empty() const { return open_.empty(); }
   std::size_t messages() const { return messages_; }
@@ -128,7 +131,8 @@ class BatchContainer {
     std::uint64_t earliestMs = 0, latestMs = 0;
   };
   // Whether `message` may join `batch` (room, delay window).
-  bool joins(const Batch& batch, const BatchedMessage& message) const;
+  bool joins(const Batch& batch, const BatchedMessage& message,
+             std::size_t roomBytes = SIZE_MAX) const;
   // Makes `batch` a new, empty one that opens at `now` for `message`.
   void open(Batch& batch, const BatchedMessage& message, TimePoint now);
   // The batch as an entry; `batch` is left empty.

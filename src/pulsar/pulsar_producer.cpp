@@ -336,6 +336,7 @@ void PulsarProducer::handleFrame(const protocol::Frame& frame) {
         ended_ = Status(status.code, status.message + " (" + describe() + ")");
         return failEverything(ended_);
       }
+      if (error.error() == proto::NotAllowedError && refuse(error.sequence_id(), status)) return;
       network_->log.warn(describe() + ": the broker refused message " +
                          std::to_string(error.sequence_id()) + " (" + status.message +
                          "); reconnecting to write it again");
@@ -348,6 +349,24 @@ void PulsarProducer::handleFrame(const protocol::Frame& frame) {
     default:
       return;
   }
+}
+
+bool PulsarProducer::refuse(std::uint64_t sequenceId, const Status& why) {
+  // A refusal that writing it again would only repeat (the broker's NotAllowedError: a topic
+  // policy's smaller maximum message size, for one) fails the message, as the Java client does;
+  // the broker goes on with the messages after it. Only for the oldest pending message: anything
+  // else means the broker and this producer disagree about the order, which a new session
+  // settles.
+  bool outOfOrder = false;
+  auto refused = queue_.receipt(sequenceId, outOfOrder);
+  if (!refused) return false;
+  refused->done(
+      Status(why.code, "the broker refused the message of " + describe() + ": " + why.message),
+      MessageId());
+  refillAndWrite();
+  armSendTimer();
+  drainedMaybeClose();
+  return true;
 }
 
 void PulsarProducer::onReceipt(const proto::CommandSendReceipt& receipt) {
@@ -378,8 +397,11 @@ void PulsarProducer::armSendTimer() {
   if (sendTimerAt_ && *sendTimerAt_ <= *next) return;
   sendTimerAt_ = next;
   sendTimer_.expiresAt(*next);
-  sendTimer_.asyncWait([self = shared_from_this()](boost::system::error_code ec) {
-    if (ec != asio::error::operation_aborted) self->onSendTimer();
+  // Held weakly: the timer stays armed while nothing is pending, and a producer the application
+  // dropped must go (failing what it still holds with closed), not live on to publish it.
+  sendTimer_.asyncWait([weak = weak_from_this()](boost::system::error_code ec) {
+    if (ec == asio::error::operation_aborted) return;
+    if (auto self = weak.lock()) self->onSendTimer();
   });
 }
 

@@ -139,6 +139,12 @@ class PulsarProducer final : public client::BackendProducer,
   void enqueueInOrder(protocol::EncodedMessage message, BackendCallback<MessageId> done);
   void admit(OutgoingEntry entry, BackendCallback<MessageId> done);
   void handleFrame(const protocol::Frame& frame);
+  // The most batch bytes (BatchedMessage::bytes(), uncompressed) an entry holding `message` may
+  // have so that, compressed and with its own metadata, it stays within the broker's maximum
+  // message size: a batch never goes past the broker's limit, whatever batching.maxBytes says.
+  std::size_t batchRoom(const BatchedMessage& message) const;
+  // Fails the oldest pending message, when it is `sequenceId`, with `why`; false otherwise.
+  bool refuse(std::uint64_t sequenceId, const Status& why);
   void onReceipt(const proto::CommandSendReceipt& receipt);
   Bytes encode(OutgoingEntry& entry, std::uint64_t sequenceId) const;
   // encode() as the send queue takes it.

@@ -23,6 +23,18 @@ constexpr std::size_t kEntryOverhead = 1024;
 
 }  // namespace
 
+std::size_t PulsarProducer::batchRoom(const BatchedMessage& message) const {
+  // What the entry's metadata may repeat of the message: its keys, shared by the whole batch.
+  const std::size_t keys = (message.key ? message.key->size() : 0) +
+                           (message.orderingKey ? message.orderingKey->size() : 0);
+  const std::size_t max = maxMessageSize_.load();
+  std::size_t room = max > kEntryOverhead + keys ? max - kEntryOverhead - keys : 0;
+  // Compressed, incompressible bytes grow: by a sixth at most (snappy's bound; LZ4, zstd and
+  // zlib add less). The batch must fit the limit after that.
+  if (options_.compression != Compression::none) room = room / 7 * 6;
+  return room;
+}
+
 bool PulsarProducer::batches(const OutgoingData& message) const {
   if (!options_.batching.enabled) return false;
   if (message.deliverAfter || message.deliverAt) return options_.batching.delayedWindow.count() > 0;
@@ -52,7 +64,9 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
   } catch (...) {
     return done(Status::fromException(std::current_exception()), MessageId());
   }
-  const bool alone = batched->bytes() + kEntryOverhead > maxMessageSize_.load();
+  // Too big to share an entry within the broker's limit: alone, where its exact size is checked.
+  const std::size_t room = batchRoom(*batched);
+  const bool alone = batched->bytes() > room;
   // When a batch this message opens opened; read before the lock, which holds no other.
   const auto now = network_->clock()->now();
   bool post = false, arm = false;
@@ -68,7 +82,7 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
       post = handOpenBatchesLocked();
       post |= inbox_.emplace(Alone{std::move(*batched), std::move(done)});
     } else {
-      auto taken = batches_.add(std::move(*batched), std::move(done), now);
+      auto taken = batches_.add(std::move(*batched), std::move(done), now, room);
       if (taken.closed) post |= inbox_.emplace(ReadyBatch{std::move(*taken.closed)});
       if (taken.full) post |= inbox_.emplace(ReadyBatch{std::move(*taken.full)});
       if (!batchTimerWanted_ && !batches_.empty()) arm = batchTimerWanted_ = true;

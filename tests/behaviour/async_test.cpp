@@ -155,6 +155,37 @@ TEST_P(Async, ASendPendingWhenItsProducerIsDroppedWithoutCloseIsAnswered) {
   for (auto& each : sent) outcomeOrClosed(each);
 }
 
+// The same after an earlier send completed, which leaves the producer's send timer armed: the
+// producer does not live on for its timer to publish the batch later; the send completes with
+// closed, at once, as the header promises. (On embedded:// a send completes inline, stored: none
+// is left waiting for a batch.)
+TEST_P(Async, ASendWaitingForItsBatchIsClosedWhenItsProducerIsDroppedAfterEarlierSends) {
+  if (embedded()) GTEST_SKIP() << "embedded:// sends complete inline: none waits for a batch";
+  auto topic = uniqueTopic("async-dropped-later");
+  std::future<MessageId> pending;
+  {
+    ProducerOptions options;
+    options.topic = topic;
+    options.batching.maxMessages = 2;  // the first batch goes out full, not after the delay
+    options.batching.maxPublishDelay = std::chrono::minutes(10);
+    options.sendTimeout = std::chrono::minutes(10);
+    auto producer = client().createProducer(options);
+    auto first = producer.asyncSend(withPayload("a"), asio::use_future);
+    auto second = producer.asyncSend(withPayload("b"), asio::use_future);
+    ASSERT_EQ(second.wait_for(10s), std::future_status::ready);
+    second.get();
+    pending = producer.asyncSend(withPayload("c"), asio::use_future);  // waits for its batch
+  }
+  ASSERT_EQ(pending.wait_for(10s), std::future_status::ready)
+      << "the dropped producer lives on, holding the send for its batch";
+  try {
+    pending.get();
+    FAIL() << "sent by a producer the application had dropped";
+  } catch (const boost::system::system_error& e) {
+    EXPECT_EQ(e.code(), errc::closed) << e.what();
+  }
+}
+
 // A receive still waiting when the application drops its consumer (or reader) without close():
 // it completes, with closed — the consumer does not live on for it, unreachable.
 TEST_P(Async, AReceiveWaitingWhenItsConsumerIsDroppedWithoutCloseIsAnswered) {

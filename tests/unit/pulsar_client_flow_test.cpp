@@ -91,6 +91,49 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
   client.close();
 }
 
+// A message the broker refuses with NotAllowedError (a topic policy's smaller maximum message
+// size, for one) fails with broker_error naming the broker's reason, as in the Java client; the
+// producer goes on with the next message on the same connection, not reconnecting to write the
+// refused one again and again.
+TEST(PulsarClientFlow, AMessageTheBrokerDoesNotAllowFailsAndTheNextOneGoesOn) {
+  std::string url;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto producerId = answerProducer(peer).producer_id();
+    EXPECT_EQ(peer.expect(proto::BaseCommand::SEND).command.send().sequence_id(), 0u);
+    proto::BaseCommand error;
+    error.set_type(proto::BaseCommand::SEND_ERROR);
+    error.mutable_send_error()->set_producer_id(producerId);
+    error.mutable_send_error()->set_sequence_id(0);
+    error.mutable_send_error()->set_error(proto::NotAllowedError);
+    error.mutable_send_error()->set_message("Exceed maximum message size");
+    peer.write(error);
+    EXPECT_EQ(peer.expect(proto::BaseCommand::SEND).command.send().sequence_id(), 1u);
+    receipt(peer, producerId, 1, 1);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ProducerOptions options;
+  options.topic = kTopic;
+  options.batching.enabled = false;
+  options.sendTimeout = 20s;
+  auto producer = client.createProducer(options);
+  try {
+    producer.send("big");
+    FAIL() << "the refused message was reported sent";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::broker_error) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Exceed maximum message size"), std::string::npos)
+        << e.what();
+  }
+  EXPECT_EQ(producer.send("small"), MessageId(40, 1));
+  EXPECT_EQ(broker.accepted(), 1) << "no reconnection";
+  client.close();
+}
+
 // A batch entry of three messages, as a Java producer writes it by default.
 std::string batchMessageFrame(std::uint64_t consumerId) {
   detail::protocol::BatchBuilder builder;
