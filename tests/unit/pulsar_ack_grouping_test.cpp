@@ -21,6 +21,21 @@ using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
 using namespace pulsar_test::answers;
 
+// A client that logs nothing, and the options of a consumer of the scripted topic, grouping its
+// acknowledgements for the whole test unless something sends them.
+Client quietClient(const std::string& url) {
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  return Client::connect(url, options);
+}
+ConsumerOptions heldAcks() {
+  ConsumerOptions options;
+  options.topics = {kScriptedTopic};
+  options.subscription = "s";
+  options.acknowledgmentGroupTime = 10min;
+  return options;
+}
+
 // The next frame that is not a FLOW.
 proto::BaseCommand nextBesidesFlow(FakePeer& peer) {
   for (;;) {
@@ -58,13 +73,8 @@ TEST(PulsarAckGrouping, AMessageWhoseAcknowledgementIsHeldIsNotHandedOutAgain) {
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  ClientOptions clientOptions;
-  clientOptions.logger = [](LogLevel, std::string_view) {};
-  auto client = Client::connect(url, clientOptions);
-  ConsumerOptions options;
-  options.topics = {kScriptedTopic};
-  options.subscription = "s";
-  options.acknowledgmentGroupTime = 10min;  // held for the whole test
+  auto client = quietClient(url);
+  auto options = heldAcks();
   auto consumer = client.subscribe(options);
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
@@ -103,14 +113,7 @@ TEST(PulsarAckGrouping, AMessageWhoseAcknowledgementIsHeldIsNotDeadLetteredWhenI
       switch (command.type()) {
         case proto::BaseCommand::PARTITIONED_METADATA: {
           // Asked at subscribe for the retry and dead-letter topics too (are they partitioned?).
-          const auto& request = command.partitionmetadata();
-          proto::BaseCommand answer;
-          answer.set_type(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
-          answer.mutable_partitionmetadataresponse()->set_request_id(request.request_id());
-          answer.mutable_partitionmetadataresponse()->set_partitions(0);
-          answer.mutable_partitionmetadataresponse()->set_response(
-              proto::CommandPartitionedTopicMetadataResponse::Success);
-          peer.write(answer);
+          answerMetadata(peer, command.partitionmetadata());
           break;
         }
         case proto::BaseCommand::LOOKUP:
@@ -155,14 +158,9 @@ TEST(PulsarAckGrouping, AMessageWhoseAcknowledgementIsHeldIsNotDeadLetteredWhenI
     }
   }});
   url = broker.url();
-  ClientOptions clientOptions;
-  clientOptions.logger = [](LogLevel, std::string_view) {};
-  auto client = Client::connect(url, clientOptions);
-  ConsumerOptions options;
-  options.topics = {kScriptedTopic};
-  options.subscription = "s";
+  auto client = quietClient(url);
+  auto options = heldAcks();
   options.maxRedeliverCount = 1;
-  options.acknowledgmentGroupTime = 10min;  // held for the whole test
   auto consumer = client.subscribe(options);
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
@@ -197,14 +195,9 @@ TEST(PulsarAckGrouping, OnExclusiveHeldAcknowledgementsGoOutBeforeANegativeAcksR
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  ClientOptions clientOptions;
-  clientOptions.logger = [](LogLevel, std::string_view) {};
-  auto client = Client::connect(url, clientOptions);
-  ConsumerOptions options;
-  options.topics = {kScriptedTopic};
-  options.subscription = "s";
+  auto client = quietClient(url);
+  auto options = heldAcks();
   options.subscriptionType = SubscriptionType::exclusive;
-  options.acknowledgmentGroupTime = 10min;  // held unless something sends it
   options.negativeAckRedeliveryDelay = 100ms;
   auto consumer = client.subscribe(options);
   auto first = consumer.receive(10s);

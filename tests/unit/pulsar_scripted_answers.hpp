@@ -13,9 +13,8 @@ namespace reconsume::pulsar_test::answers {
 
 inline const std::string kScriptedTopic = "persistent://public/default/scripted";
 
-inline void answerMetadata(FakePeer& peer, const std::string& topic = kScriptedTopic) {
-  auto request = peer.expect(proto::BaseCommand::PARTITIONED_METADATA).command.partitionmetadata();
-  EXPECT_EQ(request.topic(), topic);
+// Answers a PARTITIONED_METADATA already read: not partitioned.
+inline void answerMetadata(FakePeer& peer, const proto::CommandPartitionedTopicMetadata& request) {
   proto::BaseCommand answer;
   answer.set_type(proto::BaseCommand::PARTITIONED_METADATA_RESPONSE);
   answer.mutable_partitionmetadataresponse()->set_request_id(request.request_id());
@@ -23,6 +22,12 @@ inline void answerMetadata(FakePeer& peer, const std::string& topic = kScriptedT
   answer.mutable_partitionmetadataresponse()->set_response(
       proto::CommandPartitionedTopicMetadataResponse::Success);
   peer.write(answer);
+}
+
+inline void answerMetadata(FakePeer& peer, const std::string& topic = kScriptedTopic) {
+  auto request = peer.expect(proto::BaseCommand::PARTITIONED_METADATA).command.partitionmetadata();
+  EXPECT_EQ(request.topic(), topic);
+  answerMetadata(peer, request);
 }
 
 // Answers a LOOKUP already read: the broker at `url` serves the topic.
