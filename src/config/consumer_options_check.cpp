@@ -27,6 +27,28 @@ void validateConsumerOptions(const ConsumerOptions& options) {
   for (std::size_t i = 0; i < options.topics.size(); ++i) {
     checkTopic("topics[" + std::to_string(i) + "]", options.topics[i]);
   }
+  // A topic given twice (or a partitioned topic and one of its partitions) would be subscribed
+  // twice on one subscription, and one of the two consumers would be sent the acknowledgements of
+  // the other's messages.
+  for (std::size_t i = 1; i < options.topics.size(); ++i) {
+    const auto topic = TopicName::parse(options.topics[i]);
+    for (std::size_t j = 0; j < i; ++j) {
+      const auto earlier = TopicName::parse(options.topics[j]);
+      std::string how;
+      if (topic == earlier) {
+        how = "is the same topic as";
+      } else if (topic.partition() >= 0 && topic.base() == earlier) {
+        how = "is a partition of";
+      } else if (earlier.partition() >= 0 && earlier.base() == topic) {
+        how = "is the partitioned topic of";
+      }
+      if (!how.empty()) {
+        fail("topics[" + std::to_string(i) + "]", "'" + options.topics[i] + "' " + how +
+                                                      " topics[" + std::to_string(j) + "] '" +
+                                                      options.topics[j] + "'; give each once");
+      }
+    }
+  }
   if (options.subscription.empty()) fail("subscription", "is empty; give a subscription name");
   if (options.receiverQueueSize < 1) {
     fail("receiverQueueSize", std::to_string(options.receiverQueueSize) + " must be at least 1");

@@ -40,6 +40,17 @@ Status Broker::attach(const std::string& name, const std::function<Status(Topic&
                       " partitions): producers and consumers attach to its partitions");
   }
   auto found = topics_.find(name);
+  if (found == topics_.end()) {
+    // A partition past the count of its partitioned topic is not a topic Pulsar creates.
+    auto parsed = TopicName::parse(name);
+    if (parsed.partition() >= 0) {
+      auto base = partitioned_.find(parsed.base().toString());
+      if (base != partitioned_.end() && parsed.partition() >= base->second) {
+        return Status(errc::not_found, "topic " + name + " not found: " + base->first + " has " +
+                                           std::to_string(base->second) + " partitions");
+      }
+    }
+  }
   topic = found != topics_.end() ? found->second : createTopic(name);
   return attach(*topic);
 }
@@ -65,12 +76,17 @@ Status Broker::createPartitionedTopic(const std::string& name, int partitions) {
   if (partitioned_.count(name) || topics_.count(name)) {
     return Status(errc::broker_error, "topic " + name + " already exists");
   }
-  partitioned_.emplace(name, partitions);
-  // Pulsar creates the partitions with the metadata.
+  // As Pulsar does: a partition that exists already (a topic of that name) is a conflict.
   for (int i = 0; i < partitions; ++i) {
     auto partition = parsed.partitionAt(i).toString();
-    if (!topics_.count(partition)) createTopic(partition);
+    if (topics_.count(partition)) {
+      return Status(errc::broker_error, "topic " + name + " already exists: its partition " +
+                                            partition + " is a topic");
+    }
   }
+  partitioned_.emplace(name, partitions);
+  // Pulsar creates the partitions with the metadata.
+  for (int i = 0; i < partitions; ++i) createTopic(parsed.partitionAt(i).toString());
   return {};
 }
 

@@ -42,12 +42,40 @@ TEST_P(BadInput, ConsumerOptionsNameTheOffendingValue) {
   expectInvalid([&] { client().subscribe(badQueue); }, "receiverQueueSize");
 
   // Pulsar refuses a partitioned topic named like a partition; embedded said so differently.
-  expectInvalid([&] { admin().createPartitionedTopic(topic + "-partition-x", 2); },
-                "-partition-x");
+  expectInvalid([&] { admin().createPartitionedTopic(topic + "-partition-x", 2); }, "-partition-x");
   EXPECT_FALSE(admin().topicExists(topic + "-partition-x"));
 
   // None of these created a subscription.
   EXPECT_FALSE(admin().topicExists(topic) && !admin().subscriptions(topic).empty());
+}
+
+// Names Pulsar refuses, refused the same way on embedded://: a partition past its topic's count
+// (Pulsar does not create it), a partitioned topic whose partition exists already as a topic, and
+// a consumer given one topic twice.
+TEST_P(BadInput, PartitionsThatCannotBeAreRefusedOnEveryBackend) {
+  auto topic = uniqueTopic("bad-partitions");
+  admin().createPartitionedTopic(topic, 3);
+  try {
+    client().createProducer(topic + "-partition-5");
+    FAIL() << "a producer of partition 5 of 3";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::not_found) << e.what();
+  }
+  EXPECT_FALSE(admin().topicExists(topic + "-partition-5"));
+
+  auto clash = uniqueTopic("bad-clash");
+  client().createProducer(clash + "-partition-0").send(std::string("plain"));
+  try {
+    admin().createPartitionedTopic(clash, 2);
+    FAIL() << "a partitioned topic over an existing topic named as its partition";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::broker_error) << e.what();
+  }
+  EXPECT_EQ(admin().partitions(clash), 0);
+
+  auto twice = plainOptions(topic + "-partition-1");
+  twice.topics.push_back(topic + "-partition-1");
+  expectInvalid([&] { client().subscribe(twice); }, "is the same topic as");
 }
 
 TEST_P(BadInput, MessagesWithImpossibleDelaysAreRefused) {

@@ -45,6 +45,25 @@ TEST(ConsumerOptionsCheck, NeedsTopicsAndEachMustBeValid) {
   EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.topics[0] = ""; }), "topics[0] ''"));
 }
 
+// Java keeps topic names in a set; here a topic given twice is refused rather than subscribed twice
+// on one subscription (one of the two consumers would get the other's acknowledgements).
+TEST(ConsumerOptionsCheck, RefusesATopicGivenTwiceOrWithOneOfItsPartitions) {
+  auto twice =
+      errorAfter([](auto& o) { o.topics.push_back("persistent://public/default/invoices"); });
+  EXPECT_TRUE(mentions(twice,
+                       "topics[2] 'persistent://public/default/invoices' is the same topic "
+                       "as topics[1] 'invoices'"))
+      << twice;
+  auto partition = errorAfter([](auto& o) { o.topics.push_back("invoices-partition-3"); });
+  EXPECT_TRUE(mentions(partition, "topics[2] 'invoices-partition-3' is a partition of topics[1]"))
+      << partition;
+  auto base = errorAfter([](auto& o) { o.topics = {"invoices-partition-0", "invoices"}; });
+  EXPECT_TRUE(mentions(base, "is the partitioned topic of topics[0]")) << base;
+  auto options = valid();
+  options.topics = {"invoices-partition-0", "invoices-partition-1"};
+  EXPECT_NO_THROW(validateConsumerOptions(options)) << "two partitions of one topic are two topics";
+}
+
 TEST(ConsumerOptionsCheck, NeedsASubscription) {
   EXPECT_TRUE(mentions(errorAfter([](auto& o) { o.subscription.clear(); }),
                        "ConsumerOptions.subscription"));
