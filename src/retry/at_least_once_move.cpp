@@ -60,8 +60,11 @@ struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
             const auto now = SharedReading::steadyNow(*self->consumer->client().clock());
             self->metrics->moved(self->route, now - self->started);
           }
-          if (acked.ok() || acked.code == errc::closed) return self->done(acked);
+          if (acked.ok()) return self->done(acked);
           // The copy is stored: calling again would start a second chain (SPEC.md section 1).
+          // So also when the consumer was closed meanwhile (Client::close() closes it beside the
+          // retry producer, whose receipt still comes): the original was not acknowledged and
+          // comes back to the next subscriber, which the caller must be told.
           self->done(Status(errc::acknowledgement_unconfirmed,
                             "message " + self->message.id().toString() + " is stored in " +
                                 self->producer->topic() + " as " + stored.toString() +

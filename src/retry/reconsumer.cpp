@@ -133,6 +133,11 @@ void Reconsumer::reconsume(const Message& message, const RetryRequest& request,
     }
   } catch (const Error& e) {
     return done(Status(e.code(), e.what()));
+  } catch (const std::exception& e) {
+    // From the application's code: a custom delay function (RetryPolicy::custom) or error rule.
+    return done(Status(errc::invalid_argument,
+                       "reconsuming message " + message.id().toString() + " of " + message.topic() +
+                           " failed in the retry policy's own code: " + e.what()));
   }
   const auto& producer =
       route.destination == Destination::retryTopic ? retryProducer_ : choice.deadLetters;

@@ -3,6 +3,7 @@
 #include <boost/asio/use_future.hpp>
 #include <boost/json.hpp>
 #include <future>
+#include <set>
 
 #include "fixture.hpp"
 
@@ -164,6 +165,66 @@ TEST_P(Reconsume, AsyncFormCompletesOnceTheOriginalIsAcknowledged) {
   EXPECT_EQ(admin().backlog(topic, "sub"), 0);
   auto retried = receiveAt(consumer, due);
   EXPECT_EQ(retried.property("RECONSUMETIMES"), "1");
+}
+
+// A custom delay function that throws: the call fails naming what it threw — the async form's
+// handler too, not an exception out of the initiating call — and the message is neither moved
+// nor acknowledged.
+TEST_P(Reconsume, ARetryPolicyThatThrowsFailsTheCallAndKeepsTheMessage) {
+  auto topic = uniqueTopic("throwing-policy");
+  auto consumer = client().subscribe(
+      retryOptions(topic, "sub", RetryPolicy::custom([](int) -> std::chrono::milliseconds {
+                     throw std::runtime_error("boom");
+                   })));
+  client().createProducer(topic).send("payload");
+  auto message = receiveNow(consumer);
+  try {
+    consumer.reconsumeLater(message);
+    FAIL() << "moved with a delay function that threw";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("boom"), std::string::npos) << e.what();
+  }
+  std::future<void> done;
+  ASSERT_NO_THROW(done = consumer.asyncReconsumeLater(message, boost::asio::use_future));
+  ASSERT_EQ(done.wait_for(10s), std::future_status::ready);
+  EXPECT_THROW(done.get(), boost::system::system_error);
+  EXPECT_EQ(admin().backlog(topic, "sub"), 1);
+  EXPECT_TRUE(readAll(*consumer.retryTopic()).empty());
+}
+
+// Client::close() while moves are on their way: a call whose copy was stored either succeeded or
+// says acknowledgement_unconfirmed (the copy is stored; do not call again) — never a bare closed,
+// which would leave the caller unaware that the original, not acknowledged, comes back beside its
+// copy (SPEC.md section 1).
+TEST_P(Reconsume, ClosingTheClientDuringMovesNeverHidesAStoredCopy) {
+  auto topic = uniqueTopic("close-during-moves");
+  auto other = connectAnotherClient();
+  auto consumer =
+      other.subscribe(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("1h"))));
+  auto producer = client().createProducer(topic);
+  constexpr int kCount = 20;
+  for (int i = 0; i < kCount; ++i) producer.send("c" + std::to_string(i));
+  std::vector<Message> received;
+  for (int i = 0; i < kCount; ++i) received.push_back(receiveNow(consumer));
+  std::vector<std::future<void>> moves;
+  for (const auto& message : received) {
+    moves.push_back(consumer.asyncReconsumeLater(message, boost::asio::use_future));
+  }
+  other.close();
+  std::set<std::string> hidden;  // originals whose call said closed
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    try {
+      moves[i].get();
+    } catch (const boost::system::system_error& e) {
+      if (e.code() != errc::acknowledgement_unconfirmed) hidden.insert(received[i].id().toString());
+    }
+  }
+  for (const auto& copy : readAll(*consumer.retryTopic())) {
+    EXPECT_EQ(hidden.count(copy.property("ORIGIN_MESSAGE_ID").value_or("")), 0u)
+        << "the call for " << *copy.property("ORIGIN_MESSAGE_ID")
+        << " failed without saying its copy was stored";
+  }
 }
 
 // The first calls wait while the consumer creates its retry producer; none may overtake another
