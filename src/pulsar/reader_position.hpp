@@ -40,6 +40,8 @@ class ReaderPosition {
 
   // -1, 0, 1 by ledger, entry and batch index.
   static int compare(const MessageId& a, const MessageId& b);
+  // The id of `id`'s whole entry (no batch index).
+  static MessageId entryOf(const MessageId& id) { return MessageId(id.ledger(), id.entry()); }
 
  private:
   std::optional<MessageId> start_;
@@ -59,7 +61,10 @@ inline bool ReaderPosition::accept(const MessageId& id) {
   bool after = last_                                       ? compare(id, *last_) > 0
                : !start_ || *start_ == MessageId::latest() ? true
                : inclusive_                                ? compare(id, *start_) >= 0
-                                                           : compare(id, *start_) > 0;
+               // After an id without a batch index: after its whole entry, as the broker starts
+               // the Java client's reader (it steps back into an entry only for a batch index).
+               : start_->batchIndex() < 0 ? compare(entryOf(id), *start_) > 0
+                                          : compare(id, *start_) > 0;
   if (after) last_ = id;
   return after;
 }

@@ -58,6 +58,35 @@ TEST_P(Readers, StartAfterAnIdAndSeek) {
   EXPECT_EQ(inclusive.readNext(kDueWithin)->id(), ids[1]);
 }
 
+// A start after an id without a batch index (the Go form of an origin id, a cursor position) is
+// after its whole entry, as the Java client's reader starts. On embedded:// every message is an
+// entry of its own, so the entry of the first message holds only that one.
+TEST_P(Readers, AStartAfterAnEntryLevelIdIsAfterTheWholeEntry) {
+  auto topic = uniqueTopic("entry-start");
+  ProducerOptions producerOptions;
+  producerOptions.topic = topic;
+  producerOptions.batching.maxMessages = 4;  // one entry of four, full with the last send
+  producerOptions.batching.maxPublishDelay = std::chrono::seconds(10);
+  auto producer = client().createProducer(producerOptions);
+  std::vector<std::future<MessageId>> sent;
+  for (int i = 0; i < 4; ++i) {
+    sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "b" + std::to_string(i)},
+                                      boost::asio::use_future));
+  }
+  std::vector<MessageId> ids;
+  for (auto& done : sent) ids.push_back(done.get());
+  const auto first = ids[0];
+  client().createProducer(topic).send("after");  // at once, not after the batching delay
+
+  ReaderOptions options;
+  options.topic = topic;
+  options.startMessageId = MessageId(first.ledger(), first.entry());
+  auto reader = client().createReader(options);
+  auto next = reader.readNext(kDueWithin);
+  ASSERT_TRUE(next);
+  EXPECT_EQ(next->data(), embedded() ? "b1" : "after");
+}
+
 // A reader from MessageId::latest() reads what is published after it started — inclusive, the
 // topic's last message first, as the Java client's reader does —, and one moved there by seek()
 // reads what comes next.

@@ -65,6 +65,21 @@ TEST(PulsarReaderPosition, ABatchEntryRedeliveredFromItsStartIsCutAtTheStartInde
   EXPECT_TRUE(position.accept(MessageId(7, 3, -1, 3, 5)));
 }
 
+// An id without a batch index names the whole entry (the Go form of an origin id, MessageId(l, e),
+// a cursor position): a start after it is after every message of the entry, as the Java client's
+// reader starts; an inclusive start takes the whole entry.
+TEST(PulsarReaderPosition, AStartAfterAnEntryLevelIdSkipsItsWholeBatch) {
+  ReaderPosition exclusive(MessageId(7, 3), false);
+  for (int index = 0; index < 4; ++index) {
+    EXPECT_FALSE(exclusive.accept(MessageId(7, 3, -1, index, 4))) << index;
+  }
+  EXPECT_TRUE(exclusive.accept(MessageId(7, 4)));
+
+  ReaderPosition inclusive(MessageId(7, 3), true);
+  EXPECT_TRUE(inclusive.accept(MessageId(7, 3, -1, 0, 4)));
+  EXPECT_TRUE(inclusive.accept(MessageId(7, 3, -1, 1, 4)));
+}
+
 TEST(PulsarReaderPosition, AfterAReconnectionNothingHandedOnComesTwice) {
   ReaderPosition position(MessageId::earliest(), false);
   EXPECT_TRUE(position.accept(MessageId(1, 0)));
