@@ -380,6 +380,20 @@ void ConsumerImpl::seek(const MessageId& id, Callback<> done) {
   }
 }
 
+namespace {
+
+// The order of two messages of one topic or partition: by ledger, entry and batch index (-1, a
+// whole entry, before index 0). Not by partition, which is the consumer's own: the Go client
+// writes 0 where the Java client writes -1 for a topic that is not partitioned.
+int comparePositions(const MessageId& a, const MessageId& b) {
+  if (a.ledger() != b.ledger()) return a.ledger() < b.ledger() ? -1 : 1;
+  if (a.entry() != b.entry()) return a.entry() < b.entry() ? -1 : 1;
+  if (a.batchIndex() != b.batchIndex()) return a.batchIndex() < b.batchIndex() ? -1 : 1;
+  return 0;
+}
+
+}  // namespace
+
 void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
   if (closed_) return done(closedStatus(), false);
   if (queue_.size() > 0) return done({}, true);
@@ -391,12 +405,24 @@ void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
     {
       std::lock_guard lock(self->positionMutex_);  // released before `done` runs
       auto start = self->spec_.startMessageId.value_or(MessageId::earliest());
+      const bool inclusive = self->spec_.startMessageIdInclusive;
       for (std::size_t i = 0; i < last.size() && !available; ++i) {
         if (last[i] == MessageId::earliest()) continue;  // an empty topic
         const auto& handed = self->slots_[i]->lastHandedOut;
-        available =
-            handed ? last[i] > *handed
-                   : (last[i] > start || (self->spec_.startMessageIdInclusive && last[i] == start));
+        if (handed) {
+          available = comparePositions(last[i], *handed) > 0;
+        } else if (start == MessageId::latest()) {
+          available = inclusive;  // inclusive: the topic's last message is read first
+        } else if (start == MessageId::earliest()) {
+          available = true;
+        } else if (start.batchIndex() < 0) {
+          // An id without a batch index names its whole entry (as the reader reads it).
+          const int entry = comparePositions(MessageId(last[i].ledger(), last[i].entry()), start);
+          available = inclusive ? entry >= 0 : entry > 0;
+        } else {
+          const int order = comparePositions(last[i], start);
+          available = inclusive ? order >= 0 : order > 0;
+        }
       }
     }
     done({}, available);

@@ -87,6 +87,33 @@ TEST_P(Readers, AStartAfterAnEntryLevelIdIsAfterTheWholeEntry) {
   EXPECT_EQ(next->data(), embedded() ? "b1" : "after");
 }
 
+// hasMessageAvailable() says what readNext() would do: for a reader from the latest message
+// inclusive (which reads the topic's last message first), and for an inclusive start at an id in
+// the Go client's form (partition 0 on a topic that is not partitioned, where Java writes -1).
+TEST_P(Readers, HasMessageAvailableAgreesWithReadNext) {
+  auto topic = uniqueTopic("available");
+  auto producer = client().createProducer(topic);
+  std::vector<MessageId> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back(producer.send("m" + std::to_string(i)));
+
+  ReaderOptions latest;
+  latest.topic = topic;
+  latest.startMessageId = MessageId::latest();
+  latest.startMessageIdInclusive = true;
+  auto fromLatest = client().createReader(latest);
+  EXPECT_TRUE(fromLatest.hasMessageAvailable());
+  EXPECT_EQ(fromLatest.readNext(kDueWithin)->data(), "m2");
+  EXPECT_FALSE(fromLatest.hasMessageAvailable());
+
+  ReaderOptions goForm;
+  goForm.topic = topic;
+  goForm.startMessageId = MessageId(ids[2].ledger(), ids[2].entry(), 0);
+  goForm.startMessageIdInclusive = true;
+  auto fromGoForm = client().createReader(goForm);
+  EXPECT_TRUE(fromGoForm.hasMessageAvailable());
+  EXPECT_EQ(fromGoForm.readNext(kDueWithin)->data(), "m2");
+}
+
 // A reader from MessageId::latest() reads what is published after it started — inclusive, the
 // topic's last message first, as the Java client's reader does —, and one moved there by seek()
 // reads what comes next.
