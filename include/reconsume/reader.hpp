@@ -39,6 +39,9 @@ class Reader {
   // The next message, or nothing when none arrived within `timeout` (real time).
   std::optional<Message> readNext(std::chrono::milliseconds timeout);
   // Moves the read position; the next message read is the first after `id` (or at, for earliest).
+  // On a partitioned topic, the id of a message read moves its own partition alone (the others
+  // read on), earliest and latest move them all, and any other id throws invalid_argument (ids
+  // of one partition are not positions in another), as the Java client's reader does.
   void seek(const MessageId& id);
 
   // Handler: void(boost::system::error_code, Message); completes on the handler's associated

@@ -367,11 +367,33 @@ void ConsumerImpl::redeliverUnacknowledged() {
 
 void ConsumerImpl::seek(const MessageId& id, Callback<> done) {
   if (closed_) return done(closedStatus());
+  if (slots_.size() > 1 && id != MessageId::earliest() && id != MessageId::latest()) {
+    // Several partitions: message ids of one are not positions in another. As the Java client,
+    // an id of a message read moves its own partition alone; any other is refused.
+    for (std::size_t i = 0; i < slots_.size(); ++i) {
+      if (TopicName::parse(slots_[i]->topic).partition() != id.partition()) continue;
+      {
+        std::lock_guard lock(positionMutex_);
+        slots_[i]->seekedTo = id;
+        slots_[i]->lastHandedOut.reset();
+      }
+      queue_.drop(i);
+      return slots_[i]->backend->seek(id, std::move(done));
+    }
+    return done(Status(errc::invalid_argument,
+                       "cannot seek the reader of " + topicNames_.front() + " to " + id.toString() +
+                           ": the id names none of its " + std::to_string(slots_.size()) +
+                           " partitions; give the id of a message read from it, or earliest or "
+                           "latest"));
+  }
   {
     std::lock_guard lock(positionMutex_);
     spec_.startMessageId = id;
     spec_.startMessageIdInclusive = false;
-    for (auto& slot : slots_) slot->lastHandedOut.reset();
+    for (auto& slot : slots_) {
+      slot->lastHandedOut.reset();
+      slot->seekedTo.reset();
+    }
   }
   auto finish = countDown(slots_.size(), std::move(done));
   for (std::size_t i = 0; i < slots_.size(); ++i) {
@@ -404,11 +426,14 @@ void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
     bool available = false;
     {
       std::lock_guard lock(self->positionMutex_);  // released before `done` runs
-      auto start = self->spec_.startMessageId.value_or(MessageId::earliest());
-      const bool inclusive = self->spec_.startMessageIdInclusive;
       for (std::size_t i = 0; i < last.size() && !available; ++i) {
         if (last[i] == MessageId::earliest()) continue;  // an empty topic
-        const auto& handed = self->slots_[i]->lastHandedOut;
+        const auto& slot = *self->slots_[i];
+        const auto start = slot.seekedTo
+                               ? *slot.seekedTo
+                               : self->spec_.startMessageId.value_or(MessageId::earliest());
+        const bool inclusive = !slot.seekedTo && self->spec_.startMessageIdInclusive;
+        const auto& handed = slot.lastHandedOut;
         if (handed) {
           available = comparePositions(last[i], *handed) > 0;
         } else if (start == MessageId::latest()) {

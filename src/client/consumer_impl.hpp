@@ -100,6 +100,8 @@ class ConsumerImpl : public Closeable, public std::enable_shared_from_this<Consu
     std::shared_ptr<const SlotMetrics> metrics;
     std::atomic<std::uint32_t> taken{0};     // messages handed out since the last flow
     std::optional<MessageId> lastHandedOut;  // readers' position
+    // A reader's start after a seek of this partition alone; none: the reader's own start.
+    std::optional<MessageId> seekedTo;
   };
   class Sink;
 

@@ -1,6 +1,9 @@
 // Readers: from the earliest message, hasMessageAvailable, seek; nothing acknowledged.
+#include <algorithm>
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <map>
+#include <set>
 
 #include "fixture.hpp"
 
@@ -112,6 +115,52 @@ TEST_P(Readers, HasMessageAvailableAgreesWithReadNext) {
   auto fromGoForm = client().createReader(goForm);
   EXPECT_TRUE(fromGoForm.hasMessageAvailable());
   EXPECT_EQ(fromGoForm.readNext(kDueWithin)->data(), "m2");
+}
+
+// On a partitioned topic, seek() to the id of a message read moves that partition alone: the
+// others are neither read again nor skipped. An id that names no partition is refused.
+TEST_P(Readers, SeekOnAPartitionedTopicMovesOnlyThePartitionOfTheId) {
+  auto topic = uniqueTopic("seek-partitions");
+  admin().createPartitionedTopic(topic, 3);
+  ProducerOptions producerOptions;
+  producerOptions.topic = topic;
+  producerOptions.batching.enabled = false;
+  auto producer = client().createProducer(producerOptions);
+  constexpr int kCount = 12;
+  for (int i = 0; i < kCount; ++i) {
+    producer.send(OutgoingMessage{.payload = "m" + std::to_string(i), .key = std::to_string(i)});
+  }
+  ReaderOptions options;
+  options.topic = topic;
+  auto reader = client().createReader(options);
+  std::map<std::string, MessageId> read;
+  for (int i = 0; i < kCount; ++i) {
+    auto message = reader.readNext(kDueWithin);
+    ASSERT_TRUE(message);
+    read.emplace(std::string(message->data()), message->id());
+  }
+  // Back to the first message read from one partition: the rest of that partition comes again,
+  // nothing of the other two.
+  const auto target = read.begin()->second;
+  std::vector<MessageId> ofPartition;
+  for (const auto& [payload, id] : read) {
+    if (id.partition() == target.partition()) ofPartition.push_back(id);
+  }
+  std::sort(ofPartition.begin(), ofPartition.end());
+  reader.seek(ofPartition.front());
+  std::set<std::string> again;
+  while (auto message = reader.readNext(std::chrono::milliseconds(500))) {
+    EXPECT_EQ(message->id().partition(), target.partition()) << message->data();
+    again.insert(std::string(message->data()));
+  }
+  EXPECT_EQ(again.size(), ofPartition.size() - 1);
+
+  try {
+    reader.seek(MessageId(target.ledger(), target.entry(), 7));
+    FAIL() << "a seek to partition 7 of 3";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), errc::invalid_argument) << e.what();
+  }
 }
 
 // A reader from MessageId::latest() reads what is published after it started — inclusive, the
