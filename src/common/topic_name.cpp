@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::string_view kPartitionSuffix = "-partition-";
 
-[[noreturn]] void fail(std::string_view text, std::string_view why) {
+[[noreturn]] void failTopicName(std::string_view text, std::string_view why) {
   throw Error(errc::invalid_argument,
               "topic name '" + std::string(text) + "' is invalid: " + std::string(why));
 }
@@ -36,7 +36,7 @@ TopicName TopicName::parse(std::string_view text) {
   if (scheme != std::string_view::npos) {
     name.domain_ = std::string(rest.substr(0, scheme));
     if (name.domain_ != "persistent" && name.domain_ != "non-persistent") {
-      fail(text, "the domain must be persistent or non-persistent");
+      failTopicName(text, "the domain must be persistent or non-persistent");
     }
     rest.remove_prefix(scheme + 3);
   } else {
@@ -59,10 +59,10 @@ TopicName TopicName::parse(std::string_view text) {
     name.namespace_ = std::string(parts[1]);
     name.local_ = std::string(parts[2]);
   } else {
-    fail(text, "expected name, tenant/namespace/name or domain://tenant/namespace/name");
+    failTopicName(text, "expected name, tenant/namespace/name or domain://tenant/namespace/name");
   }
   if (name.tenant_.empty() || name.namespace_.empty() || name.local_.empty()) {
-    fail(text, "tenant, namespace and name must not be empty");
+    failTopicName(text, "tenant, namespace and name must not be empty");
   }
   name.partition_ = partitionOf(name.local_);
   return name;
