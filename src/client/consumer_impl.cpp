@@ -5,6 +5,7 @@
 
 #include "common/duration.hpp"
 #include "common/gather.hpp"
+#include "common/message_order.hpp"
 #include "common/random.hpp"
 #include "common/topic_name.hpp"
 
@@ -401,20 +402,6 @@ void ConsumerImpl::seek(const MessageId& id, Callback<> done) {
     slots_[i]->backend->seek(id, finish);
   }
 }
-
-namespace {
-
-// The order of two messages of one topic or partition: by ledger, entry and batch index (-1, a
-// whole entry, before index 0). Not by partition, which is the consumer's own: the Go client
-// writes 0 where the Java client writes -1 for a topic that is not partitioned.
-int comparePositions(const MessageId& a, const MessageId& b) {
-  if (a.ledger() != b.ledger()) return a.ledger() < b.ledger() ? -1 : 1;
-  if (a.entry() != b.entry()) return a.entry() < b.entry() ? -1 : 1;
-  if (a.batchIndex() != b.batchIndex()) return a.batchIndex() < b.batchIndex() ? -1 : 1;
-  return 0;
-}
-
-}  // namespace
 
 void ConsumerImpl::hasMessageAvailable(Callback<bool> done) {
   if (closed_) return done(closedStatus(), false);

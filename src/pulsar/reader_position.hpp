@@ -10,6 +10,7 @@
 
 #include <optional>
 
+#include "common/message_order.hpp"
 #include "reconsume/message.hpp"
 
 namespace reconsume::detail::pulsar {
@@ -50,10 +51,7 @@ class ReaderPosition {
 };
 
 inline int ReaderPosition::compare(const MessageId& a, const MessageId& b) {
-  if (a.ledger() != b.ledger()) return a.ledger() < b.ledger() ? -1 : 1;
-  if (a.entry() != b.entry()) return a.entry() < b.entry() ? -1 : 1;
-  if (a.batchIndex() != b.batchIndex()) return a.batchIndex() < b.batchIndex() ? -1 : 1;
-  return 0;
+  return comparePositions(a, b);
 }
 
 inline bool ReaderPosition::accept(const MessageId& id) {
