@@ -2,6 +2,7 @@
 // that lets the embedded broker skip encoding a message far under the limit.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <string>
 
@@ -44,8 +45,12 @@ TEST(WireSize, TheBoundIsNeverBelowTheCountForAnyCodecEvenOnIncompressibleBytes)
     for (auto codec : {Compression::none, Compression::lz4, Compression::zlib, Compression::zstd,
                        Compression::snappy}) {
       const std::string name(200, 'p');
+      // The longest publish time a valid message can have: deliver_at_time (publish time plus
+      // deliverAfter) must still be a signed 64-bit value.
+      const auto latestPublishMs = static_cast<std::uint64_t>(
+          std::numeric_limits<std::int64_t>::max() - data.deliverAfter->count());
       EXPECT_GE(wireSizeAtMost(data, name, codec),
-                wireSize(data, name, ~std::uint64_t{0}, ~std::uint64_t{0} >> 1, codec))
+                wireSize(data, name, ~std::uint64_t{0}, latestPublishMs, codec))
           << "codec " << static_cast<int>(codec) << ", payload of " << payload.size();
     }
   }
