@@ -77,6 +77,15 @@ struct ConsumerOptions {
   // the acknowledgement is held — if the process dies before the group went out, its message is
   // delivered again; true completes it once the broker confirmed the group.
   bool acknowledgmentReceipts{false};
+  // Batch-index acknowledgement (SPEC.md section 11), as the Java client's
+  // enableBatchIndexAcknowledgment: the acknowledgement of one message of a batch entry goes to
+  // the broker at once (grouped as above), so that the broker never delivers it again — also not
+  // after a close, a hand-over or a crash, where the whole entry comes back otherwise (and a
+  // reconsumeLater of one of its messages would make a second retry chain). NEEDS
+  // acknowledgmentAtBatchIndexLevelEnabled=true on the broker (off in Pulsar's defaults): a broker
+  // with it off takes such an acknowledgement for one of the whole entry, and the entry's other
+  // messages are lost to the subscription. No effect on embedded:// (no batch entries).
+  bool batchIndexAcknowledgement{false};
 
   // Redelivered after this long without an acknowledgement (0: never), plus
   // ackTimeoutRedeliveryBackoff->next(redeliveryCount) when a backoff is set.

@@ -98,6 +98,9 @@ struct SubscribeSpec {
   bool durable{true};                       // false: a reader's non-durable subscription
   std::optional<MessageId> startMessageId;  // readers
   bool startMessageIdInclusive{false};
+  // Acknowledgements of single messages of a batch entry go to the broker as batch-index
+  // acknowledgements (ConsumerOptions::batchIndexAcknowledgement).
+  bool batchIndexAcks{false};
 };
 
 class BackendConsumer {
@@ -108,7 +111,7 @@ class BackendConsumer {
   // more. (At each (re)subscribe the backend itself grants SubscribeSpec::receiverQueueSize.)
   virtual void flow(std::uint32_t permits) = 0;
   // Individual acknowledgement. For a message of a batch entry, the entry is acknowledged on the
-  // broker once every index of it is.
+  // broker once every index of it is (with SubscribeSpec::batchIndexAcks, each index at once).
   virtual void acknowledge(const MessageData& message, BackendCallback<> done) = 0;
   // Acknowledgement as part of a transaction (the subscription is registered with it first):
   // pending until it commits. transaction_conflict when the message is acknowledged already or

@@ -152,6 +152,7 @@ void ConsumerImpl::create(const std::shared_ptr<ClientImpl>& client, ConsumerSpe
           spec.durable = consumer->spec_.durable;
           spec.startMessageId = consumer->spec_.startMessageId;
           spec.startMessageIdInclusive = consumer->spec_.startMessageIdInclusive;
+          spec.batchIndexAcks = consumer->spec_.options.batchIndexAcknowledgement;
           if (counts[i] == 0) {
             spec.topic = topics[i].topic;
             specs.push_back(spec);

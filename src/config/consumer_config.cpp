@@ -228,6 +228,8 @@ ConsumerOptions readOptions(const boost::json::value& document, const BackoffReg
       fields.duration("acknowledgmentGroupTime").value_or(options.acknowledgmentGroupTime);
   options.acknowledgmentReceipts =
       fields.boolean("acknowledgmentReceipts").value_or(options.acknowledgmentReceipts);
+  options.batchIndexAcknowledgement =
+      fields.boolean("batchIndexAcknowledgement").value_or(options.batchIndexAcknowledgement);
   options.ackTimeout = fields.duration("ackTimeout").value_or(options.ackTimeout);
   options.negativeAckRedeliveryDelay =
       fields.duration("negativeAckRedeliveryDelay").value_or(options.negativeAckRedeliveryDelay);

@@ -116,6 +116,13 @@ proto::BaseCommand ack(std::uint64_t consumerId, const MessageId& id,
 // id stands for its whole entry).
 proto::BaseCommand ack(std::uint64_t consumerId, std::span<const MessageId> ids,
                        std::optional<std::uint64_t> requestId = {});
+// The same where some ids are batch-index acknowledgements: `ackSets` is empty or holds one ack
+// set per id (empty: the whole entry); a non-empty one acknowledges only the cleared indexes, as
+// the single form says, and carries the id's batch size. Ids of one entry merge into one: an
+// index acknowledged in any of them is acknowledged, and one without an ack set stands for all.
+proto::BaseCommand ack(std::uint64_t consumerId, std::span<const MessageId> ids,
+                       std::span<const std::vector<std::int64_t>> ackSets,
+                       std::optional<std::uint64_t> requestId = {});
 // Everything up to and including the entry of `id`.
 proto::BaseCommand ackCumulative(std::uint64_t consumerId, const MessageId& id,
                                  std::optional<std::uint64_t> requestId = {});

@@ -1,4 +1,5 @@
 // Builders for the consumer's commands (declared in commands.hpp).
+#include <map>
 #include <set>
 #include <utility>
 #include <vector>
@@ -107,11 +108,40 @@ proto::BaseCommand ack(std::uint64_t consumerId, const MessageId& id,
 
 proto::BaseCommand ack(std::uint64_t consumerId, std::span<const MessageId> ids,
                        std::optional<std::uint64_t> requestId) {
+  return ack(consumerId, ids, {}, requestId);
+}
+
+proto::BaseCommand ack(std::uint64_t consumerId, std::span<const MessageId> ids,
+                       std::span<const std::vector<std::int64_t>> ackSets,
+                       std::optional<std::uint64_t> requestId) {
   auto command = ackCommand(consumerId, proto::CommandAck::Individual, requestId);
-  std::set<std::pair<std::int64_t, std::int64_t>> seen;
-  for (const auto& id : ids) {
-    if (seen.emplace(id.ledger(), id.entry()).second) {
-      *command.mutable_ack()->add_message_id() = entryIdData(id);
+  auto& entries = *command.mutable_ack()->mutable_message_id();
+  // Where each entry's MessageIdData is in the command.
+  std::map<std::pair<std::int64_t, std::int64_t>, int> at;
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const auto& id = ids[i];
+    static const std::vector<std::int64_t> kWholeEntry;
+    const auto& ackSet = i < ackSets.size() ? ackSets[i] : kWholeEntry;
+    auto [slot, added] = at.emplace(std::pair{id.ledger(), id.entry()}, entries.size());
+    if (added) {
+      auto& data = *entries.Add() = entryIdData(id);
+      if (!ackSet.empty()) {
+        for (std::int64_t word : ackSet) data.add_ack_set(word);
+        if (id.batchSize() > 0) data.set_batch_size(id.batchSize());
+      }
+      continue;
+    }
+    auto& data = entries[slot->second];
+    if (data.ack_set_size() == 0) continue;  // the whole entry already
+    if (ackSet.empty()) {
+      data.clear_ack_set();
+      data.clear_batch_size();
+      continue;
+    }
+    // A clear bit is an acknowledged index: the merge keeps a bit set only where both are.
+    for (int word = 0; word < data.ack_set_size(); ++word) {
+      const auto w = static_cast<std::size_t>(word);
+      data.set_ack_set(word, w < ackSet.size() ? data.ack_set(word) & ackSet[w] : 0);
     }
   }
   return command;

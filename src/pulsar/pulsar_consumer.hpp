@@ -113,9 +113,16 @@ class PulsarConsumer final : public client::BackendConsumer,
   void failDeferred(const Status& why);
   void armDeferredTimer();
   void onDeferredTimer();
-  void ackEntry(const MessageId& id, BackendCallback<> done);
+  struct AckToSend {
+    MessageId id;
+    BackendCallback<> done;
+    // Empty: the whole entry. Else a batch-index acknowledgement (SubscribeSpec::batchIndexAcks)
+    // of the indexes clear in it; `id` then carries the batch size.
+    std::vector<std::int64_t> ackSet;
+  };
+  void ackEntry(AckToSend ack);
   // What acknowledge() handed over, into acksToSend_ (or completed: an index of a batch entry
-  // not complete yet); flushAcks() sends it.
+  // not complete yet, without batch-index acknowledgements); flushAcks() sends it.
   void drainAcks();
   void flushAcks();
   // Sends an ACK request (plain or transactional) and keeps its id until the answer.
@@ -148,7 +155,7 @@ class PulsarConsumer final : public client::BackendConsumer,
   ReaderPosition position_;
   BatchAcks batches_;
   std::deque<Deferred> deferred_;
-  std::vector<std::pair<MessageId, BackendCallback<>>> acksToSend_;
+  std::vector<AckToSend> acksToSend_;
   struct HandedAck {
     MessageId id;
     std::shared_ptr<protocol::BatchAckTracker> tracker;

@@ -78,30 +78,30 @@ void PulsarConsumer::drainAcks() {
   SharedReading reading;
   for (auto& [id, tracker, done] : ackDrained_) {
     if (tracker && id.batchIndex() >= 0) {
-      switch (batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex())) {
-        case BatchAcks::Outcome::already:
-          // Sent again (its answer was lost): the entry's ACK goes again once it is complete.
-          if (!tracker->complete()) {
-            done({});
-            continue;
-          }
-          break;
-        case BatchAcks::Outcome::recorded:
+      const auto outcome =
+          batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex());
+      // `already`: sent again (its answer was lost), so is the entry's ACK once it is complete —
+      // or, with batch-index acknowledgements, the indexes acknowledged so far.
+      if (outcome != BatchAcks::Outcome::complete && !tracker->complete()) {
+        if (!spec_.batchIndexAcks) {
           done({});
           continue;
-        case BatchAcks::Outcome::complete:
-          break;
+        }
+        acksToSend_.push_back({MessageId(id.ledger(), id.entry(), id.partition(), id.batchIndex(),
+                                         tracker->batchSize()),
+                               std::move(done), tracker->ackSet()});
+        continue;
       }
     }
-    acksToSend_.push_back({id, std::move(done)});
+    acksToSend_.push_back({id, std::move(done), {}});
   }
   ackDrained_.clear();
 }
 
-void PulsarConsumer::ackEntry(const MessageId& id, BackendCallback<> done) {
+void PulsarConsumer::ackEntry(AckToSend ack) {
   // Acknowledgements made in one burst go out together: one ACK command, one receipt. The flush
   // is posted behind them, so it adds no waiting.
-  acksToSend_.push_back({id, std::move(done)});
+  acksToSend_.push_back(std::move(ack));
   if (acksToSend_.size() > 1) return;
   asio::post(strand_, [self = shared_from_this()] { self->flushAcks(); });
 }
@@ -111,25 +111,29 @@ void PulsarConsumer::flushAcks() {
   auto batch = std::exchange(acksToSend_, {});
   if (!attachment_.ready()) {
     // No subscription now: wait for the next one like any operation.
-    for (auto& [id, done] : batch) {
-      whenReady([self = shared_from_this(), id, done = std::move(done)](const Status& status) {
-        if (!status.ok()) return done(status);
-        self->ackEntry(id, done);
+    for (auto& ack : batch) {
+      whenReady([self = shared_from_this(), ack = std::move(ack)](const Status& status) mutable {
+        if (!status.ok()) return ack.done(status);
+        self->ackEntry(std::move(ack));
       });
     }
     return;
   }
   std::vector<MessageId> ids;
+  std::vector<std::vector<std::int64_t>> ackSets;
   std::vector<BackendCallback<>> callbacks;
-  for (auto& [id, done] : batch) {
-    ids.push_back(id);
-    callbacks.push_back(std::move(done));
+  bool anyIndexes = false;
+  for (const auto& ack : batch) anyIndexes = anyIndexes || !ack.ackSet.empty();
+  for (auto& ack : batch) {
+    ids.push_back(ack.id);
+    if (anyIndexes) ackSets.push_back(std::move(ack.ackSet));
+    callbacks.push_back(std::move(ack.done));
   }
   auto requestId = attachment_.connection()->newRequestId();
   std::string what = ids.size() == 1 ? "ACK " + ids[0].toString()
                                      : "ACK of " + std::to_string(ids.size()) + " messages from " +
                                            ids[0].toString();
-  requestAck(requestId, protocol::ack(attachment_.id(), ids, requestId),
+  requestAck(requestId, protocol::ack(attachment_.id(), ids, ackSets, requestId),
              what + " on " + spec_.topic, [callbacks = std::move(callbacks)](const Status& status) {
                SharedReading reading;  // one answer, one instant (common/shared_reading.hpp)
                for (const auto& done : callbacks) done(status);

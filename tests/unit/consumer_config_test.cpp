@@ -144,6 +144,17 @@ TEST(ConsumerConfig, GroupedAcknowledgementsLoadAndAreChecked) {
       "acknowledgmentReceipts"));
 }
 
+TEST(ConsumerConfig, BatchIndexAcknowledgementIsOffUnlessTheFileTurnsItOn) {
+  EXPECT_FALSE(
+      parseConsumerOptions(R"({"topics": ["t"], "subscription": "s"})").batchIndexAcknowledgement);
+  EXPECT_TRUE(parseConsumerOptions(
+                  R"({"topics": ["t"], "subscription": "s", "batchIndexAcknowledgement": true})")
+                  .batchIndexAcknowledgement);
+  EXPECT_TRUE(
+      mentions(errorOf(R"({"topics": ["t"], "subscription": "s", "batchIndexAcknowledgement": 1})"),
+               "batchIndexAcknowledgement"));
+}
+
 TEST(ConsumerConfig, TransactionalRetryMaxRedeliverCountAndRetryBatchingLoadAndAreChecked) {
   auto options = parseConsumerOptions(
       R"({"topics": ["t"], "subscription": "s", "retry": {"levels": "1s"},

@@ -172,6 +172,26 @@ TEST(Commands, AckOfSeveralIdsNamesEachEntryOnce) {
   EXPECT_EQ(command.ack().message_id(2).ledgerid(), 2u);
 }
 
+TEST(Commands, BatchIndexAcknowledgementsOfOneEntryMergeIntoOne) {
+  // Bit i stands for index i, set while it is not acknowledged. Entry 1:1 of five messages: index
+  // 0 acknowledged, then (alone) index 3; entry 1:2 by an index, then whole; entry 1:3 whole.
+  const std::vector<MessageId> ids = {MessageId(1, 1, -1, 0, 5), MessageId(1, 2, -1, 1, 2),
+                                      MessageId(1, 1, -1, 3, 5), MessageId(1, 2), MessageId(1, 3)};
+  const std::vector<std::vector<std::int64_t>> ackSets = {{0b11110}, {0b01}, {0b10111}, {}, {}};
+  const auto command = ack(3, ids, ackSets, 7);
+  const auto& ack = command.ack();
+  ASSERT_EQ(ack.message_id_size(), 3);
+  EXPECT_EQ(ack.message_id(0).entryid(), 1u);
+  EXPECT_EQ(ackSetOf(ack.message_id(0)), std::vector<std::int64_t>{0b10110})
+      << "an index acknowledged in either is acknowledged";
+  EXPECT_EQ(ack.message_id(0).batch_size(), 5);
+  EXPECT_EQ(ack.message_id(1).entryid(), 2u);
+  EXPECT_EQ(ack.message_id(1).ack_set_size(), 0) << "the whole entry wins";
+  EXPECT_FALSE(ack.message_id(1).has_batch_size());
+  EXPECT_EQ(ack.message_id(2).ack_set_size(), 0);
+  EXPECT_EQ(ack.request_id(), 7u);
+}
+
 TEST(Commands, CumulativeAckAndDiscard) {
   auto command = ackCumulative(3, MessageId(5, 9));
   EXPECT_EQ(command.ack().ack_type(), proto::CommandAck::Cumulative);

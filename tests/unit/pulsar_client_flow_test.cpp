@@ -208,6 +208,59 @@ TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
   client.close();
 }
 
+// With batchIndexAcknowledgement each message's acknowledgement goes out at once, as an ACK of
+// its entry whose ack_set leaves set only the indexes not acknowledged yet; the last one
+// acknowledges the whole entry. Each waits for the broker's answer.
+TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByItsIndex) {
+  std::string url;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+    proto::BaseCommand success;
+    success.set_type(proto::BaseCommand::SUCCESS);
+    success.mutable_success()->set_request_id(subscribe.request_id());
+    peer.write(success);
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(batchMessageFrame(subscribe.consumer_id()));
+    // Bit i set: index i not acknowledged yet.
+    for (std::int64_t expected : {0b011, 0b010}) {
+      auto ack = peer.expect(proto::BaseCommand::ACK).command.ack();
+      ASSERT_EQ(ack.message_id_size(), 1);
+      EXPECT_EQ(ack.message_id(0).ledgerid(), 12u);
+      EXPECT_EQ(ack.message_id(0).entryid(), 4u);
+      ASSERT_EQ(ack.message_id(0).ack_set_size(), 1);
+      EXPECT_EQ(ack.message_id(0).ack_set(0), expected);
+      EXPECT_EQ(ack.message_id(0).batch_size(), 3);
+      confirmAck(peer, ack);
+    }
+    auto last = peer.expect(proto::BaseCommand::ACK).command.ack();
+    ASSERT_EQ(last.message_id_size(), 1);
+    EXPECT_EQ(last.message_id(0).ack_set_size(), 0) << "the whole entry";
+    confirmAck(peer, last);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ConsumerOptions options;
+  options.topics = {kTopic};
+  options.subscription = "batch-sub";
+  options.acknowledgmentGroupTime = 0ms;
+  options.batchIndexAcknowledgement = true;
+  auto consumer = client.subscribe(options);
+  std::vector<Message> messages;
+  for (int i = 0; i < 3; ++i) {
+    auto message = consumer.receive(10s);
+    ASSERT_TRUE(message);
+    messages.push_back(*message);
+  }
+  consumer.acknowledge(messages[2]);
+  consumer.acknowledge(messages[0]);
+  consumer.acknowledge(messages[1]);
+  client.close();
+}
+
 }  // namespace
 }  // namespace reconsume
 
