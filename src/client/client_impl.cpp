@@ -213,8 +213,28 @@ void ClientImpl::close(Callback<> done) {
       if (!ec && backend) backend->close([](const Status&) {});
     });
   });
-  for (auto& object : objects) object->close(finish);
-  finish({});
+  // Producers first, the rest once they are closed: a reconsumeLater or dead-letter move whose
+  // copy's receipt comes while its producer closes acknowledges its original on a consumer still
+  // open, and succeeds instead of reporting acknowledgement_unconfirmed (SPEC.md section 1).
+  std::vector<std::shared_ptr<Closeable>> closeFirst, closeThen;
+  for (auto& object : objects) {
+    (object->closesFirst() ? closeFirst : closeThen).push_back(std::move(object));
+  }
+  auto closeTheRest = [closeThen = std::move(closeThen), finish] {
+    for (const auto& object : closeThen) object->close(finish);
+    finish({});
+  };
+  auto firstLeft = std::make_shared<std::atomic<std::size_t>>(closeFirst.size() + 1);
+  auto firstClosed = [firstLeft, closeTheRest] {
+    if (--*firstLeft == 0) closeTheRest();
+  };
+  for (const auto& object : closeFirst) {
+    object->close([finish, firstClosed](const Status& status) {
+      finish(status);
+      firstClosed();
+    });
+  }
+  firstClosed();
 }
 
 }  // namespace reconsume::detail::client

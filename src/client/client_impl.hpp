@@ -33,6 +33,9 @@ class Closeable {
  public:
   virtual ~Closeable() = default;
   virtual void close(Callback<> done) = 0;
+  // Closed before the others (producers): a receipt that comes while they close may still lead to
+  // work on the others (a move acknowledges its original once its copy is stored).
+  virtual bool closesFirst() const { return false; }
 };
 
 class ClientImpl : public std::enable_shared_from_this<ClientImpl> {

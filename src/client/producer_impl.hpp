@@ -35,6 +35,7 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   // its count's cache line between two cores for every message (docs/PERFORMANCE.md).
   void sendWhileHeld(OutgoingData message, Callback<MessageId> done);
   void close(Callback<> done) override;
+  bool closesFirst() const override { return true; }
 
  private:
   ProducerImpl(std::shared_ptr<ClientImpl> client, ProducerOptions options);

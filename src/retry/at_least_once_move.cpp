@@ -62,9 +62,10 @@ struct AtLeastOnceMove : std::enable_shared_from_this<AtLeastOnceMove> {
           }
           if (acked.ok()) return self->done(acked);
           // The copy is stored: calling again would start a second chain (SPEC.md section 1).
-          // So also when the consumer was closed meanwhile (Client::close() closes it beside the
-          // retry producer, whose receipt still comes): the original was not acknowledged and
-          // comes back to the next subscriber, which the caller must be told.
+          // So also when the consumer was closed meanwhile (its close's grace ran out before the
+          // receipt came; closes take the producers first so that this is rare): the original
+          // was not acknowledged and comes back to the next subscriber, which the caller must be
+          // told.
           self->done(Status(errc::acknowledgement_unconfirmed,
                             "message " + self->message.id().toString() + " is stored in " +
                                 self->producer->topic() + " as " + stored.toString() +
