@@ -5,7 +5,8 @@
 // message's acknowledgement here and sends one entry-level ACK when acknowledge() reports the
 // entry complete. Brokers with acknowledgmentAtBatchIndexLevelEnabled also accept a partial
 // acknowledgement carrying ackSet(); on other brokers such an ACK acknowledges the whole entry,
-// so only send it when the broker is known to have the feature.
+// so only send it when the user says the broker has the feature
+// (ConsumerOptions::batchIndexAcknowledgement).
 //
 // Bit convention (Pulsar's, for CommandMessage.ack_set and CommandAck's MessageIdData.ack_set):
 // words of 64 indexes, index i in word i / 64 at bit i % 64; a SET bit means "not yet

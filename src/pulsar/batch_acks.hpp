@@ -3,7 +3,8 @@
 // then an acknowledgement is only recorded here (and completes at once); if the entry is
 // delivered again meanwhile (reconnection, redelivery), its messages acknowledged before are
 // dropped instead of handed on twice. Only the last message's acknowledgement waits for the
-// broker's confirmation.
+// broker's confirmation — unless the consumer sends batch-index acknowledgements
+// (SubscribeSpec::batchIndexAcks): then each goes to the broker with the entry's ack set.
 //
 // Entries with a recorded acknowledgement are held until complete; others only as long as one of
 // their messages is alive somewhere (weakly).
