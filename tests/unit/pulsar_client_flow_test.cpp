@@ -217,11 +217,7 @@ TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByI
     peer.acceptConnect();
     answerMetadata(peer);
     answerLookup(peer, url);
-    auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
-    proto::BaseCommand success;
-    success.set_type(proto::BaseCommand::SUCCESS);
-    success.mutable_success()->set_request_id(subscribe.request_id());
-    peer.write(success);
+    auto subscribe = acceptSubscribe(peer);
     peer.expect(proto::BaseCommand::FLOW);
     peer.write(batchMessageFrame(subscribe.consumer_id()));
     // Bit i set: index i not acknowledged yet.
