@@ -84,8 +84,7 @@ struct ConsumerOptions {
   // reconsumeLater of one of its messages would make a second retry chain). NEEDS
   // acknowledgmentAtBatchIndexLevelEnabled=true on the broker (off in Pulsar's defaults): a broker
   // with it off takes such an acknowledgement for one of the whole entry, and the entry's other
-  // messages are lost to the subscription. No effect on embedded:// (no batch entries). Do not
-  // combine with transactions on the same subscription (SPEC.md section 11, a known defect).
+  // messages are lost to the subscription. No effect on embedded:// (no batch entries).
   bool batchIndexAcknowledgement{false};
 
   // Redelivered after this long without an acknowledgement (0: never), plus

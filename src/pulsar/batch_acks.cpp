@@ -17,9 +17,17 @@ std::shared_ptr<BatchAcks::Tracker> BatchAcks::trackerFor(Entry entry,
     live_[entry] = fresh;
     return fresh;
   }
-  // Acknowledged elsewhere meanwhile (batch-index acknowledgement by another client): keep it.
+  // The broker's word on the indexes this consumer did not acknowledge itself: acknowledged
+  // elsewhere meanwhile (batch-index acknowledgement by another consumer, or inside an open
+  // transaction), or open again (that transaction aborted).
   for (int index = 0; index < fresh->batchSize(); ++index) {
-    if (fresh->isAcknowledged(index)) known->acknowledge(index);
+    if (fresh->isAcknowledgedHere(index)) {
+      known->acknowledge(index);  // compacted out: nothing to deliver
+    } else if (fresh->isAcknowledgedElsewhere(index)) {
+      known->acknowledgedElsewhere(index);
+    } else {
+      known->reopen(index);
+    }
   }
   if (known->complete()) {
     partial_.erase(entry);
@@ -30,8 +38,9 @@ std::shared_ptr<BatchAcks::Tracker> BatchAcks::trackerFor(Entry entry,
 
 BatchAcks::Outcome BatchAcks::acknowledge(Entry entry, const std::shared_ptr<Tracker>& tracker,
                                           int index) {
-  if (tracker->isAcknowledged(index)) return Outcome::already;
-  if (tracker->acknowledge(index)) {
+  if (tracker->isAcknowledgedHere(index)) return Outcome::already;
+  tracker->acknowledge(index);
+  if (tracker->complete()) {
     partial_.erase(entry);
     live_.erase(entry);
     return Outcome::complete;

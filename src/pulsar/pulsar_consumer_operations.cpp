@@ -78,15 +78,18 @@ void PulsarConsumer::drainAcks() {
   SharedReading reading;
   for (auto& [id, tracker, done] : ackDrained_) {
     if (tracker && id.batchIndex() >= 0) {
-      const auto outcome =
-          batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex());
-      // `already`: sent again (its answer was lost), so is the entry's ACK once it is complete —
-      // or, with batch-index acknowledgements, the indexes acknowledged so far.
-      if (outcome != BatchAcks::Outcome::complete && !tracker->complete()) {
-        if (!spec_.batchIndexAcks) {
-          done({});
-          continue;
-        }
+      batches_.acknowledge({id.ledger(), id.entry()}, tracker, id.batchIndex());
+      // An index acknowledged before is sent again (its answer was lost), as is the entry's ACK
+      // once it is complete — or, with batch-index acknowledgements, the indexes acknowledged
+      // so far. An entry complete only with indexes the broker reported acknowledged elsewhere
+      // (perhaps inside a transaction still open) is acknowledged by this consumer's own
+      // indexes, never as a whole: the broker has batch-index acknowledgement, or it would not
+      // have reported them.
+      if (!tracker->complete() && !spec_.batchIndexAcks) {
+        done({});
+        continue;
+      }
+      if (!tracker->complete() || tracker->acknowledgedElsewhere() > 0) {
         acksToSend_.push_back({MessageId(id.ledger(), id.entry(), id.partition(), id.batchIndex(),
                                          tracker->batchSize()),
                                std::move(done), tracker->ackSet()});

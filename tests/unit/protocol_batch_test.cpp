@@ -410,12 +410,47 @@ TEST(BatchAckTracker, StartsFromTheAckSetTheBrokerSent) {
   EXPECT_EQ(tracker.remaining(), 2);
   EXPECT_TRUE(tracker.isAcknowledged(1));
   EXPECT_TRUE(tracker.isAcknowledged(3));
-  EXPECT_EQ(tracker.ackSet(), received);
+  EXPECT_TRUE(tracker.isAcknowledgedElsewhere(1));
+  EXPECT_FALSE(tracker.isAcknowledgedHere(1));
+  EXPECT_EQ(tracker.acknowledgedElsewhere(), 2);
   EXPECT_FALSE(tracker.acknowledge(0));
   EXPECT_TRUE(tracker.acknowledge(2));
 
   const std::vector<std::int64_t> allDone = {0};
   EXPECT_TRUE(BatchAckTracker(4, allDone).complete());
+}
+
+// The broker reports an index acknowledged inside a transaction still open as acknowledged: an
+// acknowledgement sent in this consumer's name must leave it set, so that an abort brings it back.
+TEST(BatchAckTracker, TheAckSetCarriesOnlyThisConsumersOwnAcknowledgements) {
+  const std::vector<std::int64_t> received = {0b1101};  // 1 acknowledged elsewhere
+  BatchAckTracker tracker(4, received);
+  EXPECT_EQ(tracker.ackSet(), std::vector<std::int64_t>{0b1111});
+  tracker.acknowledge(0);
+  EXPECT_EQ(tracker.ackSet(), std::vector<std::int64_t>{0b1110});
+  tracker.acknowledge(2);
+  EXPECT_TRUE(tracker.acknowledge(3));
+  EXPECT_TRUE(tracker.complete());
+  EXPECT_EQ(tracker.ackSet(), std::vector<std::int64_t>{0b0010}) << "index 1 is not ours";
+  // Acknowledged here after all (the application held the message): ours from now on.
+  EXPECT_FALSE(tracker.acknowledge(1));
+  EXPECT_EQ(tracker.acknowledgedElsewhere(), 0);
+  EXPECT_EQ(tracker.ackSet(), std::vector<std::int64_t>{0});
+}
+
+TEST(BatchAckTracker, AnIndexAcknowledgedElsewhereCanOpenAgainButNotOneAcknowledgedHere) {
+  const std::vector<std::int64_t> received = {0b100};  // 0 and 1 acknowledged elsewhere
+  BatchAckTracker tracker(3, received);
+  tracker.acknowledge(2);
+  EXPECT_TRUE(tracker.complete());
+  tracker.reopen(1);  // the transaction that acknowledged it aborted
+  tracker.reopen(2);  // ours: stays acknowledged
+  EXPECT_FALSE(tracker.complete());
+  EXPECT_FALSE(tracker.isAcknowledged(1));
+  EXPECT_TRUE(tracker.isAcknowledgedHere(2));
+  EXPECT_EQ(tracker.remaining(), 1);
+  EXPECT_TRUE(tracker.acknowledge(1));
+  EXPECT_EQ(tracker.ackSet(), std::vector<std::int64_t>{0b001});
 }
 
 }  // namespace

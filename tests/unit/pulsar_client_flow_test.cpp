@@ -134,8 +134,9 @@ TEST(PulsarClientFlow, AMessageTheBrokerDoesNotAllowFailsAndTheNextOneGoesOn) {
   client.close();
 }
 
-// A batch entry of three messages, as a Java producer writes it by default.
-std::string batchMessageFrame(std::uint64_t consumerId) {
+// A batch entry of three messages, as a Java producer writes it by default; `ackSet` as the
+// broker sends it (bit i clear: index i acknowledged already).
+std::string batchMessageFrame(std::uint64_t consumerId, std::vector<std::int64_t> ackSet = {}) {
   detail::protocol::BatchBuilder builder;
   for (int i = 0; i < 3; ++i) {
     OutgoingMessage message;
@@ -148,6 +149,7 @@ std::string batchMessageFrame(std::uint64_t consumerId) {
   command.mutable_message()->set_consumer_id(consumerId);
   command.mutable_message()->mutable_message_id()->set_ledgerid(12);
   command.mutable_message()->mutable_message_id()->set_entryid(4);
+  for (auto word : ackSet) command.mutable_message()->add_ack_set(word);
   std::string out;
   detail::protocol::appendPayloadFrame(out, command, entry.metadata, entry.payload);
   return out;
@@ -255,6 +257,64 @@ TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByI
   consumer.acknowledge(messages[0]);
   consumer.acknowledge(messages[1]);
   client.close();
+}
+
+// The broker delivers the entry saying index 1 is acknowledged already — it says so too of an
+// index acknowledged inside a transaction still open. This consumer's acknowledgements must leave
+// index 1 set, so that an abort brings the message back: with batch-index acknowledgement on each
+// ACK, and without it the entry's last one, which is not an acknowledgement of the whole entry.
+void acknowledgeAroundAnIndexAcknowledgedElsewhere(bool batchIndexAcknowledgement) {
+  std::string url;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = acceptSubscribe(peer);
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(batchMessageFrame(subscribe.consumer_id(), {0b101}));
+    std::vector<std::int64_t> expected{0b010};
+    if (batchIndexAcknowledgement) expected.insert(expected.begin(), 0b110);
+    for (std::int64_t word : expected) {
+      auto frame = peer.read();
+      // The permit of the message not handed out comes back.
+      if (frame.command.type() == proto::BaseCommand::FLOW) frame = peer.read();
+      ASSERT_EQ(frame.command.type(), proto::BaseCommand::ACK);
+      auto ack = frame.command.ack();
+      ASSERT_EQ(ack.message_id_size(), 1);
+      EXPECT_EQ(ack.message_id(0).entryid(), 4u);
+      ASSERT_EQ(ack.message_id(0).ack_set_size(), 1) << "never the whole entry";
+      EXPECT_EQ(ack.message_id(0).ack_set(0), word);
+      EXPECT_EQ(ack.message_id(0).batch_size(), 3);
+      confirmAck(peer, ack);
+    }
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  auto client = Client::connect(url, quietOptions());
+  ConsumerOptions options;
+  options.topics = {kTopic};
+  options.subscription = "batch-sub";
+  options.acknowledgmentGroupTime = 0ms;
+  options.batchIndexAcknowledgement = batchIndexAcknowledgement;
+  auto consumer = client.subscribe(options);
+  std::vector<Message> messages;
+  for (int i : {0, 2}) {
+    auto message = consumer.receive(10s);
+    ASSERT_TRUE(message);
+    EXPECT_EQ(message->data(), "b" + std::to_string(i)) << "index 1 is not handed out";
+    messages.push_back(*message);
+  }
+  consumer.acknowledge(messages[0]);
+  consumer.acknowledge(messages[1]);
+  client.close();
+}
+
+TEST(PulsarClientFlow, BatchIndexAcknowledgementsCarryOnlyTheIndexesThisConsumerAcknowledged) {
+  acknowledgeAroundAnIndexAcknowledgedElsewhere(true);
+}
+
+TEST(PulsarClientFlow, AnEntryCompleteOnlyWithIndexesAcknowledgedElsewhereIsNotAckedWhole) {
+  acknowledgeAroundAnIndexAcknowledgedElsewhere(false);
 }
 
 }  // namespace

@@ -142,5 +142,23 @@ TEST(PulsarBatchAcks, MessagesOfAnEntryShareOneTrackerWhileAlive) {
   EXPECT_EQ(acks.acknowledge({1, 1}, tracker, 0), BatchAcks::Outcome::complete);
 }
 
+// An index the broker reported acknowledged (inside a transaction, say) and later delivers as
+// open again (the transaction aborted) is handed out again; this consumer's own stay recorded.
+TEST(PulsarBatchAcks, AnIndexTheBrokerDeliversOpenAgainIsNoLongerAcknowledged) {
+  BatchAcks acks;
+  std::vector<std::int64_t> oneElsewhere{0b101};  // index 1 acknowledged elsewhere
+  auto tracker =
+      acks.trackerFor({2, 7}, std::make_shared<detail::protocol::BatchAckTracker>(3, oneElsewhere));
+  EXPECT_EQ(acks.acknowledge({2, 7}, tracker, 0), BatchAcks::Outcome::recorded);
+  auto again = acks.trackerFor({2, 7}, std::make_shared<detail::protocol::BatchAckTracker>(3));
+  EXPECT_EQ(again, tracker);
+  EXPECT_TRUE(again->isAcknowledgedHere(0));
+  EXPECT_FALSE(again->isAcknowledged(1));
+  EXPECT_FALSE(again->isAcknowledged(2));
+  EXPECT_EQ(acks.acknowledge({2, 7}, again, 2), BatchAcks::Outcome::recorded);
+  EXPECT_EQ(acks.acknowledge({2, 7}, again, 1), BatchAcks::Outcome::complete);
+  EXPECT_EQ(again->acknowledgedElsewhere(), 0);
+}
+
 }  // namespace
 }  // namespace reconsume::detail::pulsar
