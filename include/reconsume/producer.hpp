@@ -3,7 +3,8 @@
 // Thread safety: a Producer is a cheap handle to shared state; send and asyncSend may be called
 // from several threads at once. Messages sent from one thread are stored in the order sent (with
 // BatchingOptions::keyBased, in the order sent among the messages of each key).
-// send and close throw would_deadlock on the client's I/O threads (inside an async handler).
+// send, flush and close throw would_deadlock on the client's I/O threads (inside an async
+// handler).
 // Cancelling asyncSend has no effect: a message on the wire cannot be un-sent.
 // Errors: send throws Error — invalid_argument (deliverAfter negative, both deliverAfter and
 // deliverAt set, both payload and sharedPayload set), too_large (bigger than the broker's maximum
@@ -76,6 +77,27 @@ class Producer {
         token, std::move(message));
   }
 
+  // Writes what waits in open batches now (rather than after BatchingOptions::maxPublishDelay)
+  // and waits until every send started before this call has completed — stored, or failed. Sends
+  // started meanwhile, from other threads, are not waited for. Throws the first failure among the
+  // sends started since the previous flush (or since the producer was created): each failure is
+  // reported to one flush, and to its own send as well. Also throws closed when the producer was
+  // closed before the call. flush() returns, and asyncFlush's handler runs, after the handlers of
+  // those sends that run on the client's I/O executor (the default) — in this order when the
+  // client has one I/O thread (ClientOptions::ioThreads, the default).
+  void flush();
+  // Handler: void(boost::system::error_code). As flush(); on the handler's associated executor
+  // (by default the client's I/O executor).
+  template <typename CompletionToken>
+  auto asyncFlush(CompletionToken&& token) {
+    using Signature = void(boost::system::error_code);
+    return boost::asio::async_initiate<CompletionToken, Signature>(
+        [impl = impl_](auto handler) {
+          startFlush(impl, detail::Completion<Signature>(std::move(handler), executorOf(impl)));
+        },
+        token);
+  }
+
   const std::string& topic() const;
   boost::asio::any_io_executor executor() const;
   // Waits for every pending send to complete, then closes; later sends fail with errc::closed.
@@ -89,6 +111,8 @@ class Producer {
   static void startSend(const Impl& impl, OutgoingMessage message,
                         detail::Completion<void(boost::system::error_code, MessageId)> done,
                         const Transaction& transaction = {});
+  static void startFlush(const Impl& impl,
+                         detail::Completion<void(boost::system::error_code)> done);
   std::shared_ptr<detail::client::ProducerImpl> impl_;
 };
 

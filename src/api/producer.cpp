@@ -81,6 +81,29 @@ void Producer::startSend(const Impl& impl, OutgoingMessage message,
   impl->send(message, std::move(finish), transaction.impl()->backend());
 }
 
+void Producer::flush() {
+  auto& impl = stateOf(impl_, "Producer");
+  // Completes with the client's other completions, as asyncFlush does: after the handlers of the
+  // sends it waited for (those on the client's I/O executor).
+  syncCall<>(impl.client().blocking("Producer::flush", "asyncFlush"), [&](auto done) {
+    impl.flush([client = impl.client().shared_from_this(),
+                done = std::move(done)](const detail::Status& status) mutable {
+      client->complete([done = std::move(done), status = std::make_shared<detail::Status>(status)](
+                           boost::asio::io_context&) mutable { done(*status); });
+    });
+  });
+}
+
+void Producer::startFlush(const Impl& impl,
+                          detail::Completion<void(boost::system::error_code)> done) {
+  auto client = impl->client().shared_from_this();
+  // Not logged: a failed send reported itself (and was logged) already.
+  impl->flush([completion = std::move(done), client](const detail::Status& status) mutable {
+    client->complete([completion = std::move(completion), code = detail::api::toErrorCode(status)](
+                         boost::asio::io_context& io) { completion.completeOn(io, code); });
+  });
+}
+
 const std::string& Producer::topic() const {
   return stateOf(impl_, "Producer").topic();
 }

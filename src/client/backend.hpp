@@ -57,6 +57,9 @@ class BackendProducer {
   virtual void send(OutgoingData message, BackendCallback<MessageId>&& done) = 0;
   virtual void send(OutgoingData message, const std::shared_ptr<BackendTransaction>& transaction,
                     BackendCallback<MessageId> done) = 0;
+  // Writes now what waits for a batching delay (ProducerOptions::batching); nothing to do for a
+  // backend that does not hold messages back. Returns at once.
+  virtual void flush() {}
   virtual void close(Callback<> done) = 0;
 };
 

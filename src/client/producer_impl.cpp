@@ -87,7 +87,8 @@ void ProducerImpl::create(const std::shared_ptr<ClientImpl>& client, ProducerOpt
       client->metrics().counter(metrics::kSent, {{metrics::kDestination, topic}}),
       client->metrics().histogram(metrics::kOperationDuration,
                                   {{metrics::kDestination, topic}, {metrics::kOperation, "send"}}),
-      client->metricsPtr(), client->clock(), topic, producer->limit_});
+      client->metricsPtr(), client->clock(), topic, producer->limit_,
+      std::make_unique<SendEpochs>()});
   client->backend().partitions(producer->options_.topic, [producer, done](const Status& status,
                                                                           int count) {
     if (!status.ok()) return done(status, nullptr);
@@ -143,9 +144,12 @@ void ProducerImpl::send(OutgoingData&& message, Callback<MessageId>&& done,
                         const std::shared_ptr<BackendTransaction>& transaction, bool held) {
   // Inside a retry's move, the reading the move began with (common/shared_reading.hpp).
   const auto started = SharedReading::steadyNow(*client_->clock());
+  // Counted for flush() from the start: a refusal is a send that failed.
+  auto* epoch = record_->epochs->join();
   auto refuse = [&](const Status& status) {
     record_->count(status, started, started);
     done(status, {});
+    SendEpochs::complete(epoch, status);  // after: a flush's handler queues after the send's
   };
   if (closed_) return refuse(Status(errc::closed, "producer on " + topic() + " is closed"));
   if (auto check = checkOutgoing(message); !check.ok()) return refuse(check);
@@ -154,18 +158,31 @@ void ProducerImpl::send(OutgoingData&& message, Callback<MessageId>&& done,
   // One completion for the room and the metrics, counted as it completes. It holds the record
   // unless the caller holds this producer (sendWhileHeld).
   BackendCallback<MessageId> sent = [kept = held ? nullptr : record_, record = record_.get(), bytes,
-                                     started,
+                                     started, epoch,
                                      done = std::move(done)](const Status& status, MessageId id) {
     record->limit->release(bytes);  // first: a handler that sends again finds the room
     const auto now = SharedReading::steadyNow(*record->clock);
     record->count(status, started, now);
     // What the receipt starts at once (a retry's acknowledgement) starts at this reading.
     SharedReading reading(*record->clock, now);
+    // After the send's own completion, so that a flush's handler queues after the send's —
+    // unless the caller holds the producer, who may let go of it (and the epochs) in `done`.
+    if (!kept) SendEpochs::complete(epoch, status);
     done(status, id);
+    if (kept) SendEpochs::complete(epoch, status);
   };
   auto* partition = route(message);
   if (transaction) return partition->send(std::move(message), transaction, std::move(sent));
   partition->send(std::move(message), std::move(sent));
+}
+
+void ProducerImpl::flush(Callback<> done) {
+  if (closed_) return done(Status(errc::closed, "producer on " + topic() + " is closed"));
+  record_->epochs->flush(std::move(done));
+  // Then what waits for a batching delay goes now, its epoch closed: nothing after it joins.
+  for (auto& partition : partitions_) {
+    if (partition) partition->flush();
+  }
 }
 
 void ProducerImpl::close(Callback<> done) {

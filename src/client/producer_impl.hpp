@@ -10,6 +10,7 @@
 
 #include "client/backend.hpp"
 #include "client/client_impl.hpp"
+#include "client/send_epochs.hpp"
 #include "client/send_limits.hpp"
 
 namespace reconsume::detail::client {
@@ -34,6 +35,10 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
   // holding it. A reference counted up on the caller's thread and down on the I/O thread moves
   // its count's cache line between two cores for every message (docs/PERFORMANCE.md).
   void sendWhileHeld(OutgoingData message, Callback<MessageId> done);
+  // Writes what waits in open batches now; `done` runs once every send started before this call
+  // completed, with the first failure among those started since the previous flush (closed: this
+  // producer was closed before the call).
+  void flush(Callback<> done);
   void close(Callback<> done) override;
   bool closesFirst() const override { return true; }
 
@@ -54,6 +59,7 @@ class ProducerImpl : public Closeable, public std::enable_shared_from_this<Produ
     std::shared_ptr<Clock> clock;
     std::string topic;
     std::shared_ptr<ProducerSendLimit> limit;
+    std::unique_ptr<SendEpochs> epochs;  // what flush() waits for
     // Counts a send that ended with `status` at `now`, begun at `started`.
     void count(const Status& status, std::chrono::steady_clock::time_point started,
                std::chrono::steady_clock::time_point now) const;

@@ -439,6 +439,11 @@ PulsarProducer::~PulsarProducer() {
   failPending(gone);
 }
 
+void PulsarProducer::flush() {
+  if (!options_.batching.enabled) return;
+  asio::post(strand_, [self = shared_from_this()] { self->flushBatches(); });
+}
+
 void PulsarProducer::close(Callback<> done) {
   closed_ = true;
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {

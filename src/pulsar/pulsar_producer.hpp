@@ -69,6 +69,7 @@ class PulsarProducer final : public client::BackendProducer,
   // outside the transaction meanwhile may overtake it.
   void send(OutgoingData message, const std::shared_ptr<client::BackendTransaction>& transaction,
             BackendCallback<MessageId> done) override;
+  void flush() override;
   void close(Callback<> done) override;
   void shutdown(const Status& why) override;
 
