@@ -7,10 +7,10 @@
 // (a refusal at once, a receipt much later), which is why a count of completions alone would not
 // do: a later send that failed at once would count for an earlier one still on the wire.
 //
-// An epoch lives until its last send completed and it was closed; it holds one count for each send
-// in flight, one while it is open, and one until the epoch before it is done. The last to drop a
-// count frees it and runs its flush's callback (the caller's thread: a send's completion, or the
-// flush itself), then drops the count the next epoch holds for it.
+// An epoch lives until it was closed, its last send completed and the epoch before it was done.
+// Whoever sees the last of these frees it and runs its flush's callback (on its thread: a send's
+// completion, or the flush itself), then tells the next epoch. A send costs no count that both
+// the sending thread and the completing one write (send_epochs.cpp).
 //
 // Thread safety: every member may be called from any thread. join() and flush() take a short lock
 // of their own; complete() takes none unless the send failed. The callback runs with no lock held.
@@ -44,7 +44,8 @@ class SendEpochs {
   void flush(Callback<> done);
 
  private:
-  static void release(Epoch* epoch);
+  // One of an epoch's two conditions holds (its sends done, the epoch before it done).
+  static void openGate(Epoch* epoch);
 
   std::mutex mutex_;
   Epoch* current_;
