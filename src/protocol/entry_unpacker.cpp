@@ -130,16 +130,16 @@ Status splitBatch(const proto::CommandMessage& command, const proto::MessageMeta
         batch.substr(0, static_cast<std::size_t>(single.payload_size()));
     batch.remove_prefix(payload.size());
 
-    // Compacted out: nothing to deliver, so this consumer's to acknowledge. Not pending: the
-    // broker counts it acknowledged (perhaps inside a transaction still open), and this
-    // consumer must never acknowledge it in its own name (batch_ack_tracker.hpp).
-    const bool pending = isPending(command, index);
-    if (!pending || single.compacted_out()) {
-      if (pending) {
-        out.tracker->acknowledge(index);
-      } else {
-        out.tracker->acknowledgedElsewhere(index);
-      }
+    // Not pending: the broker counts it acknowledged (perhaps inside a transaction still open),
+    // and this consumer must never acknowledge it in its own name (batch_ack_tracker.hpp).
+    // Compacted out: nothing to deliver, so this consumer's to acknowledge.
+    if (!isPending(command, index)) {
+      out.tracker->acknowledgedElsewhere(index);
+      ++out.skipped;
+      continue;
+    }
+    if (single.compacted_out()) {
+      out.tracker->acknowledge(index);
       ++out.skipped;
       continue;
     }

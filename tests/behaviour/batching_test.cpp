@@ -71,20 +71,7 @@ TEST_P(Batching, ANegativeAcknowledgementInABatchBringsBackItsEntrysUnacknowledg
   options.subscription = "sub";
   options.negativeAckRedeliveryDelay = 100ms;
   auto consumer = client().subscribe(confirmedAcks(options));
-  ProducerOptions producerOptions;
-  producerOptions.topic = topic;
-  producerOptions.batching.maxPublishDelay = 100ms;  // the three surely share an entry
-  auto producer = client().createProducer(producerOptions);
-  std::vector<std::future<MessageId>> sent;
-  for (int i = 0; i < 3; ++i) {
-    sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i)},
-                                      boost::asio::use_future));
-  }
-  std::vector<MessageId> ids;
-  for (auto& done : sent) ids.push_back(done.get());
-  if (!embedded()) {
-    ASSERT_EQ(ids[0].entry(), ids[2].entry()) << "the three sends were expected in one entry";
-  }
+  sendInOneEntry(topic, 3);
   std::vector<Message> received;
   for (int i = 0; i < 3; ++i) received.push_back(receiveNow(consumer));
   consumer.acknowledge(received[0]);
@@ -118,22 +105,9 @@ TEST_P(Batching, WithBatchIndexAcknowledgementOnlyAnEntrysOpenMessagesComeBackAf
   auto options =
       confirmedAcks(retryOptions(topic, "sub", RetryPolicy::levels(DelayLevels::parse("200ms"))));
   options.batchIndexAcknowledgement = true;
-  ProducerOptions producerOptions;
-  producerOptions.topic = topic;
-  producerOptions.batching.maxPublishDelay = 100ms;  // the four surely share an entry
-  auto producer = client().createProducer(producerOptions);
   {
     auto consumer = client().subscribe(options);
-    std::vector<std::future<MessageId>> sent;
-    for (int i = 0; i < 4; ++i) {
-      sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i)},
-                                        boost::asio::use_future));
-    }
-    std::vector<MessageId> ids;
-    for (auto& done : sent) ids.push_back(done.get());
-    if (!embedded()) {
-      ASSERT_EQ(ids[0].entry(), ids[3].entry()) << "the four sends were expected in one entry";
-    }
+    sendInOneEntry(topic, 4);
     std::vector<Message> received;
     for (int i = 0; i < 4; ++i) received.push_back(receiveNow(consumer));
     consumer.acknowledge(received[0]);

@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <atomic>
 #include <boost/asio/post.hpp>
+#include <boost/asio/use_future.hpp>
 #include <cstdint>
 #include <cstdlib>
+#include <future>
 #include <mutex>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 namespace reconsume::behaviour {
 
@@ -186,6 +189,27 @@ void BehaviourTest::closeAndRunPendingHandlers() {
   if (marker.wait_for(10s) != std::future_status::ready) {
     ADD_FAILURE() << "the client's thread did not run a posted function within 10 s of close()";
   }
+}
+
+std::vector<MessageId> BehaviourTest::sendInOneEntry(const std::string& topic, int count) {
+  ProducerOptions options;
+  options.topic = topic;
+  options.batching.maxPublishDelay = 100ms;
+  auto producer = client().createProducer(options);
+  std::vector<std::future<MessageId>> sent;
+  for (int i = 0; i < count; ++i) {
+    sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i)},
+                                      boost::asio::use_future));
+  }
+  std::vector<MessageId> ids;
+  for (auto& done : sent) ids.push_back(done.get());
+  if (!embedded() && ids.front().entry() != ids.back().entry()) {
+    ADD_FAILURE() << "the " << count
+                  << " sends were expected in one entry: " << ids.front().toString() << " .. "
+                  << ids.back().toString();
+    throw std::runtime_error("the sends did not share an entry");
+  }
+  return ids;
 }
 
 std::vector<Message> BehaviourTest::readAll(const std::string& topic) {

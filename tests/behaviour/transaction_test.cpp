@@ -2,8 +2,6 @@
 // on every backend: what is published in a transaction is invisible until it commits, what is
 // acknowledged in it is pending until then, and an abort undoes both — also for a message of a
 // batch entry whose siblings were acknowledged plainly.
-#include <boost/asio/use_future.hpp>
-#include <future>
 #include <set>
 #include <thread>
 
@@ -156,21 +154,8 @@ TEST_P(Transactions, AnAbortBringsBackABatchedMessageWhoseSiblingsWereAcknowledg
     auto options = plain(topic);
     options.batchIndexAcknowledgement = batchIndexAcknowledgement;
     options.acknowledgmentGroupTime = 0ms;
-    ProducerOptions producerOptions;
-    producerOptions.topic = topic;
-    producerOptions.batching.maxPublishDelay = 100ms;  // the three surely share an entry
-    auto producer = client().createProducer(producerOptions);
     auto consumer = client().subscribe(options);
-    std::vector<std::future<MessageId>> sent;
-    for (int i = 0; i < 3; ++i) {
-      sent.push_back(producer.asyncSend(OutgoingMessage{.payload = "m" + std::to_string(i)},
-                                        boost::asio::use_future));
-    }
-    std::vector<MessageId> ids;
-    for (auto& done : sent) ids.push_back(done.get());
-    if (!embedded()) {
-      ASSERT_EQ(ids[0].entry(), ids[2].entry()) << "the three sends were expected in one entry";
-    }
+    const auto ids = sendInOneEntry(topic, 3);
     std::vector<Message> received;
     for (int i = 0; i < 3; ++i) received.push_back(receiveNow(consumer));
     auto txn = client().newTransaction();

@@ -210,17 +210,23 @@ TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
   client.close();
 }
 
+// The subscription of the batch-index tests: each acknowledgement sent at once and confirmed.
+ConsumerOptions batchSubscription(bool batchIndexAcknowledgement) {
+  ConsumerOptions options;
+  options.topics = {kTopic};
+  options.subscription = "batch-sub";
+  options.acknowledgmentGroupTime = 0ms;
+  options.batchIndexAcknowledgement = batchIndexAcknowledgement;
+  return options;
+}
+
 // With batchIndexAcknowledgement each message's acknowledgement goes out at once, as an ACK of
 // its entry whose ack_set leaves set only the indexes not acknowledged yet; the last one
 // acknowledges the whole entry. Each waits for the broker's answer.
 TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByItsIndex) {
   std::string url;
   FakeBroker broker({[&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    auto subscribe = acceptSubscribe(peer);
-    peer.expect(proto::BaseCommand::FLOW);
+    auto subscribe = acceptUntilFlow(peer, url);
     peer.write(batchMessageFrame(subscribe.consumer_id()));
     // Bit i set: index i not acknowledged yet.
     for (std::int64_t expected : {0b011, 0b010}) {
@@ -241,12 +247,7 @@ TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByI
   }});
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
-  ConsumerOptions options;
-  options.topics = {kTopic};
-  options.subscription = "batch-sub";
-  options.acknowledgmentGroupTime = 0ms;
-  options.batchIndexAcknowledgement = true;
-  auto consumer = client.subscribe(options);
+  auto consumer = client.subscribe(batchSubscription(true));
   std::vector<Message> messages;
   for (int i = 0; i < 3; ++i) {
     auto message = consumer.receive(10s);
@@ -266,11 +267,7 @@ TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByI
 void acknowledgeAroundAnIndexAcknowledgedElsewhere(bool batchIndexAcknowledgement) {
   std::string url;
   FakeBroker broker({[&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    auto subscribe = acceptSubscribe(peer);
-    peer.expect(proto::BaseCommand::FLOW);
+    auto subscribe = acceptUntilFlow(peer, url);
     peer.write(batchMessageFrame(subscribe.consumer_id(), {0b101}));
     std::vector<std::int64_t> expected{0b010};
     if (batchIndexAcknowledgement) expected.insert(expected.begin(), 0b110);
@@ -291,12 +288,7 @@ void acknowledgeAroundAnIndexAcknowledgedElsewhere(bool batchIndexAcknowledgemen
   }});
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
-  ConsumerOptions options;
-  options.topics = {kTopic};
-  options.subscription = "batch-sub";
-  options.acknowledgmentGroupTime = 0ms;
-  options.batchIndexAcknowledgement = batchIndexAcknowledgement;
-  auto consumer = client.subscribe(options);
+  auto consumer = client.subscribe(batchSubscription(batchIndexAcknowledgement));
   std::vector<Message> messages;
   for (int i : {0, 2}) {
     auto message = consumer.receive(10s);

@@ -149,11 +149,7 @@ TEST(CorruptEntry, TheConsumerDiscardsADamagedEntryAndKeepsItsConnection) {
   std::string url;
   std::promise<proto::CommandAck> discardedAck;
   FakeBroker broker({[&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    auto subscribe = acceptSubscribe(peer);
-    peer.expect(proto::BaseCommand::FLOW);
+    auto subscribe = acceptUntilFlow(peer, url);
     peer.write(messageFrame(subscribe.consumer_id(), 1, "first"));
     peer.write(withFlippedLastByte(messageFrame(subscribe.consumer_id(), 2, "damaged")));
     peer.write(messageFrame(subscribe.consumer_id(), 3, "third"));

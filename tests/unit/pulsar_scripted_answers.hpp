@@ -80,6 +80,17 @@ inline proto::CommandSubscribe acceptSubscribe(FakePeer& peer) {
   return subscribe;
 }
 
+// A client subscribing to kScriptedTopic, from CONNECT up to its first FLOW, the broker at `url`
+// serving the topic: returns the SUBSCRIBE.
+inline proto::CommandSubscribe acceptUntilFlow(FakePeer& peer, const std::string& url) {
+  peer.acceptConnect();
+  answerMetadata(peer);
+  answerLookup(peer, url);
+  auto subscribe = acceptSubscribe(peer);
+  peer.expect(proto::BaseCommand::FLOW);
+  return subscribe;
+}
+
 // ACK_RESPONSE to `ack`: applied.
 inline void confirmAck(FakePeer& peer, const proto::CommandAck& ack) {
   proto::BaseCommand response;
