@@ -222,6 +222,8 @@ void PulsarConsumer::findTheLastMessage() {
     asio::post(self->strand_, [self, status, last] {
       if (!self->position_.startsAtUnknownLast() || !self->attachment_.ready()) return;
       if (!status.ok() || last == MessageId::earliest()) return self->readFromTheLatest(status);
+      self->network_->log.debug(self->describe() + ": the last message is " + last.toString() +
+                                "; reading from there");
       self->startSeek(last, true, [self](const Status& sought) {
         if (!sought.ok()) self->readFromTheLatest(sought);
       });
@@ -237,6 +239,9 @@ void PulsarConsumer::readFromTheLatest(const Status& why) {
   if (!why.ok()) {
     network_->log.warn(describe() + ": cannot start at the last message (" + why.message +
                        "); reading what is published next");
+  } else {
+    network_->log.debug(describe() +
+                        ": the topic has no message yet; reading what is published next");
   }
   position_.seek(MessageId::latest());
   sendFlow(permits_.resubscribed(false));
