@@ -202,5 +202,72 @@ TEST(CorruptEntry, TheConsumerDiscardsADamagedEntryAndKeepsItsConnection) {
   EXPECT_NE(errors[0].find("ChecksumMismatch"), std::string::npos) << errors[0];
 }
 
+// An entry this client cannot read (SPEC.md section 5: one chunk of a chunked message, here) is
+// not damaged: it is neither discarded nor handed out but left unacknowledged for a client that
+// can read it, with an error logged; the messages around it reach the application, and their
+// acknowledgements never name it.
+TEST(CorruptEntry, TheConsumerLeavesAChunkUnacknowledgedAndGoesOn) {
+  using pulsar_test::FakeBroker;
+  using pulsar_test::FakePeer;
+  using namespace pulsar_test::answers;
+  std::string url;
+  std::promise<std::vector<std::uint64_t>> ackedEntries;
+  FakeBroker broker({[&](FakePeer& peer) {
+    auto subscribe = acceptUntilFlow(peer, url);
+    proto::MessageMetadata chunk;
+    chunk.set_uuid("p-2");
+    chunk.set_num_chunks_from_msg(2);
+    chunk.set_total_chunk_msg_size(10);
+    chunk.set_chunk_id(0);
+    peer.write(messageFrame(subscribe.consumer_id(), 1, "first"));
+    peer.write(messageFrame(subscribe.consumer_id(), 2, "chunk", chunk));
+    peer.write(messageFrame(subscribe.consumer_id(), 3, "third"));
+    // Every entry an ACK names, until the consumer closes.
+    std::vector<std::uint64_t> acked;
+    for (;;) {
+      auto frame = peer.read();
+      if (frame.command.type() == proto::BaseCommand::ACK) {
+        for (const auto& id : frame.command.ack().message_id()) acked.push_back(id.entryid());
+        if (frame.command.ack().has_request_id()) confirmAck(peer, frame.command.ack());
+      }
+      if (peer.answerIfClose(frame)) break;
+    }
+    ackedEntries.set_value(acked);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  std::mutex logMutex;
+  std::vector<std::string> errors;
+  ClientOptions options;
+  options.operationTimeout = 10s;
+  options.logger = [&](LogLevel level, std::string_view text) {
+    std::lock_guard lock(logMutex);
+    if (level >= LogLevel::error) errors.emplace_back(text);
+  };
+  auto client = Client::connect(url, options);
+  ConsumerOptions consumerOptions;
+  consumerOptions.topics = {kScriptedTopic};
+  consumerOptions.subscription = "chunked";
+  consumerOptions.receiverQueueSize = 10;
+  auto consumer = client.subscribe(consumerOptions);
+  auto first = consumer.receive(10s);
+  auto third = consumer.receive(10s);
+  ASSERT_TRUE(first && third);
+  EXPECT_EQ(first->data(), "first");
+  EXPECT_EQ(third->data(), "third");
+  consumer.acknowledge(*first);
+  consumer.acknowledge(*third);
+  consumer.close();  // hands the grouped acknowledgements on first
+  auto acked = ackedEntries.get_future();
+  ASSERT_EQ(acked.wait_for(10s), std::future_status::ready) << "the consumer did not close";
+  EXPECT_EQ(acked.get(), (std::vector<std::uint64_t>{1, 3}));
+  client.close();
+  EXPECT_EQ(broker.accepted(), 1) << "the connection was dropped";
+  std::lock_guard lock(logMutex);
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].find("9:2 is chunk 0 of 2 of message p-2"), std::string::npos) << errors[0];
+  EXPECT_NE(errors[0].find("left unacknowledged"), std::string::npos) << errors[0];
+}
+
 }  // namespace
 }  // namespace reconsume
