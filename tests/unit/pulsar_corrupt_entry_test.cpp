@@ -1,8 +1,9 @@
 // Damaged entries (SPEC.md section 5): a consumer discards them — acknowledges them with
 // CommandAck.validation_error and logs them, as the Java client does — and the connection every
-// producer and consumer on that broker shares stays up. First the sans-I/O part (which frames are
-// one damaged entry, and the validation error each gets), then a consumer against a scripted
-// broker.
+// producer and consumer on that broker shares stays up; an entry that is not damaged but that this
+// client cannot read (encrypted, or a chunk) is left unacknowledged instead. First the sans-I/O
+// part (which frames are one damaged entry, and the validation error each gets), then a consumer
+// against a scripted broker.
 #include <gtest/gtest.h>
 
 #include <future>
