@@ -10,6 +10,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/commands.hpp"
@@ -51,6 +52,59 @@ std::string messageFrame(std::uint64_t consumerId, std::uint64_t entry, const st
 std::string withFlippedLastByte(std::string frame) {
   frame.back() ^= 0x01;  // the payload no longer matches its CRC32C
   return frame;
+}
+
+// The errors a client logs (its logger runs on any thread).
+class LoggedErrors {
+ public:
+  Logger logger() {
+    return [this](LogLevel level, std::string_view text) {
+      std::lock_guard lock(mutex_);
+      if (level >= LogLevel::error) texts_.emplace_back(text);
+    };
+  }
+  std::vector<std::string> taken() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(texts_, {});
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> texts_;
+};
+
+// A client of the scripted broker at `url` whose errors go to `errors`.
+Client scriptedClient(const std::string& url, LoggedErrors& errors) {
+  ClientOptions options;
+  options.operationTimeout = 10s;
+  options.logger = errors.logger();
+  return Client::connect(url, options);
+}
+
+// A consumer of the scripted topic on `subscription`, with room for ten messages.
+Consumer subscribeScripted(Client& client, const std::string& subscription) {
+  ConsumerOptions options;
+  options.topics = {pulsar_test::answers::kScriptedTopic};
+  options.subscription = subscription;
+  options.receiverQueueSize = 10;
+  return client.subscribe(options);
+}
+
+// What `consumer` receives, each message within 10 s, until `count` or one does not come.
+std::vector<Message> receiveUpTo(Consumer& consumer, std::size_t count) {
+  std::vector<Message> received;
+  while (received.size() < count) {
+    auto message = consumer.receive(10s);
+    if (!message) break;
+    received.push_back(*message);
+  }
+  return received;
+}
+
+std::vector<std::string> payloadsOf(const std::vector<Message>& messages) {
+  std::vector<std::string> payloads;
+  for (const auto& message : messages) payloads.emplace_back(message.data());
+  return payloads;
 }
 
 detail::protocol::DecodeResult decodeOne(const std::string& bytes) {
@@ -170,25 +224,11 @@ TEST(CorruptEntry, TheConsumerDiscardsADamagedEntryAndKeepsItsConnection) {
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  std::mutex logMutex;
-  std::vector<std::string> errors;
-  ClientOptions options;
-  options.operationTimeout = 10s;
-  options.logger = [&](LogLevel level, std::string_view text) {
-    std::lock_guard lock(logMutex);
-    if (level >= LogLevel::error) errors.emplace_back(text);
-  };
-  auto client = Client::connect(url, options);
-  ConsumerOptions consumerOptions;
-  consumerOptions.topics = {kScriptedTopic};
-  consumerOptions.subscription = "damaged";
-  consumerOptions.receiverQueueSize = 10;
-  auto consumer = client.subscribe(consumerOptions);
-  auto first = consumer.receive(10s);
-  auto third = consumer.receive(10s);
-  ASSERT_TRUE(first && third);
-  EXPECT_EQ(first->data(), "first");
-  EXPECT_EQ(third->data(), "third");
+  LoggedErrors errors;
+  auto client = scriptedClient(url, errors);
+  auto consumer = subscribeScripted(client, "damaged");
+  auto received = receiveUpTo(consumer, 2);
+  ASSERT_EQ(payloadsOf(received), (std::vector<std::string>{"first", "third"}));
   auto acked = discardedAck.get_future();
   ASSERT_EQ(acked.wait_for(10s), std::future_status::ready) << "no ACK with a validation error";
   auto discarded = acked.get();
@@ -197,10 +237,10 @@ TEST(CorruptEntry, TheConsumerDiscardsADamagedEntryAndKeepsItsConnection) {
   ASSERT_EQ(discarded.message_id_size(), 1);
   EXPECT_EQ(discarded.message_id(0).entryid(), 2u);
   EXPECT_EQ(discarded.validation_error(), proto::CommandAck::ChecksumMismatch);
-  std::lock_guard lock(logMutex);
-  ASSERT_FALSE(errors.empty()) << "the discard was not reported";
-  EXPECT_NE(errors[0].find("9:2"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[0].find("ChecksumMismatch"), std::string::npos) << errors[0];
+  auto logged = errors.taken();
+  ASSERT_FALSE(logged.empty()) << "the discard was not reported";
+  EXPECT_NE(logged[0].find("9:2"), std::string::npos) << logged[0];
+  EXPECT_NE(logged[0].find("ChecksumMismatch"), std::string::npos) << logged[0];
 }
 
 // An entry this client cannot read (SPEC.md section 5: one chunk of a chunked message, here) is
@@ -237,37 +277,22 @@ TEST(CorruptEntry, TheConsumerLeavesAChunkUnacknowledgedAndGoesOn) {
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  std::mutex logMutex;
-  std::vector<std::string> errors;
-  ClientOptions options;
-  options.operationTimeout = 10s;
-  options.logger = [&](LogLevel level, std::string_view text) {
-    std::lock_guard lock(logMutex);
-    if (level >= LogLevel::error) errors.emplace_back(text);
-  };
-  auto client = Client::connect(url, options);
-  ConsumerOptions consumerOptions;
-  consumerOptions.topics = {kScriptedTopic};
-  consumerOptions.subscription = "chunked";
-  consumerOptions.receiverQueueSize = 10;
-  auto consumer = client.subscribe(consumerOptions);
-  auto first = consumer.receive(10s);
-  auto third = consumer.receive(10s);
-  ASSERT_TRUE(first && third);
-  EXPECT_EQ(first->data(), "first");
-  EXPECT_EQ(third->data(), "third");
-  consumer.acknowledge(*first);
-  consumer.acknowledge(*third);
+  LoggedErrors errors;
+  auto client = scriptedClient(url, errors);
+  auto consumer = subscribeScripted(client, "chunked");
+  auto received = receiveUpTo(consumer, 2);
+  ASSERT_EQ(payloadsOf(received), (std::vector<std::string>{"first", "third"}));
+  for (const auto& message : received) consumer.acknowledge(message);
   consumer.close();  // hands the grouped acknowledgements on first
   auto acked = ackedEntries.get_future();
   ASSERT_EQ(acked.wait_for(10s), std::future_status::ready) << "the consumer did not close";
   EXPECT_EQ(acked.get(), (std::vector<std::uint64_t>{1, 3}));
   client.close();
   EXPECT_EQ(broker.accepted(), 1) << "the connection was dropped";
-  std::lock_guard lock(logMutex);
-  ASSERT_EQ(errors.size(), 1u);
-  EXPECT_NE(errors[0].find("9:2 is chunk 0 of 2 of message p-2"), std::string::npos) << errors[0];
-  EXPECT_NE(errors[0].find("left unacknowledged"), std::string::npos) << errors[0];
+  auto logged = errors.taken();
+  ASSERT_EQ(logged.size(), 1u);
+  EXPECT_NE(logged[0].find("9:2 is chunk 0 of 2 of message p-2"), std::string::npos) << logged[0];
+  EXPECT_NE(logged[0].find("left unacknowledged"), std::string::npos) << logged[0];
 }
 
 }  // namespace
