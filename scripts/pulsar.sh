@@ -23,7 +23,7 @@
 #   service-url pulsar://localhost:6650, or pulsar+ssl://localhost:6651 while the secure variant runs.
 #   variant     prints what runs: "none", "plain", "plain+conf <key=value ...>" or "secure <dir>"
 #               (scripts/with-pulsar.sh uses it).
-#   log         prints the path of the broker's output file.
+#   log         prints the path of the broker's output file (the ten before it beside it, dated).
 #   pid         prints the running broker's process id (fault tests stop and continue it); exit 1
 #               when none runs.
 #
@@ -224,6 +224,13 @@ do_start() {
 
   say "starting Pulsar $version standalone ($variant)"
   local out="$logs/standalone.out"
+  # The previous broker's output is kept, the newest ten (standalone.<UTC time>.out): a test that
+  # failed against that broker is explained there, and this start would otherwise wipe it.
+  if [[ -s $out ]]; then
+    mv -f "$out" "$logs/standalone.$(date -u +%Y%m%dT%H%M%SZ).out"
+    local kept=("$logs"/standalone.*.out) # in time order: the names sort as the times do
+    if ((${#kept[@]} > 10)); then rm -f "${kept[@]:0:${#kept[@]}-10}"; fi
+  fi
   : >"$out"
   # setsid: the broker outlives the shell that started it and gets no signal meant for that
   # shell's process group; bin/pulsar execs java, so $! is the broker's pid.
