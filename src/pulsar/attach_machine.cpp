@@ -1,5 +1,7 @@
 #include "pulsar/attach_machine.hpp"
 
+#include <utility>
+
 namespace reconsume::detail::pulsar {
 
 using Action = AttachMachine::Action;
@@ -34,6 +36,7 @@ AttachMachine::Action AttachMachine::lookedUp(std::uint64_t attempt, const Statu
   if (attempt != attempt_ || state_ != State::lookingUp) return {};
   if (!status.ok()) return attemptFailed(status, now);
   state_ = State::creating;
+  closedWhileCreating_.reset();
   auto action = act(Kind::create);
   action.attempt = attempt;
   return action;
@@ -45,6 +48,11 @@ AttachMachine::Action AttachMachine::created(std::uint64_t attempt, const Status
     return status.ok() ? act(Kind::discard) : Action{};
   }
   if (!status.ok()) return attemptFailed(status, now);
+  if (closedWhileCreating_) {
+    // Pulsar answers success for a consumer it closed meanwhile (one that subscribed while a seek
+    // still held the subscription's dispatcher closed): such a handle would never be served.
+    return attemptFailed(*std::exchange(closedWhileCreating_, std::nullopt), now);
+  }
   state_ = State::attached;
   budget_.succeeded();
   budget_.unbound();
@@ -86,6 +94,10 @@ AttachMachine::Action AttachMachine::sessionLost(const Status& why) {
 
 AttachMachine::Action AttachMachine::brokerClosed(const Status& why) {
   if (state_ == State::closing) return finish(Kind::closed, why);
+  if (state_ == State::creating) {
+    closedWhileCreating_ = Status(why.code, why.message + " as it was being created");
+    return {};
+  }
   if (state_ != State::attached) return {};
   if (held_) {
     closedWhileHeld_ = true;  // the seek's answer decides where to start again

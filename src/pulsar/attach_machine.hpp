@@ -9,6 +9,8 @@
 //                   backingOff <------------+      (or failed: the first creation gives up;
 //                      |                             ended: re-creating, the topic is gone)
 //                      +--timer--> lookingUp
+//   creating --closed by the broker--> remembered: the creation's success counts as a failure
+//            (the broker closed the handle it is creating; it would serve nothing)
 //   attached --session lost / closed by the broker--> backingOff
 //   attached --hold (a seek in flight): closed by the broker is remembered, not acted on;
 //            --released, succeeded--> backingOff (no wait; close the handle if the broker has not)
@@ -28,6 +30,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 #include "common/status.hpp"
 #include "pulsar/retry_budget.hpp"
@@ -102,6 +105,7 @@ class AttachMachine {
   bool everAttached_ = false;
   bool held_ = false;
   bool closedWhileHeld_ = false;
+  std::optional<Status> closedWhileCreating_;
 };
 
 }  // namespace reconsume::detail::pulsar

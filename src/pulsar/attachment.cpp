@@ -65,6 +65,7 @@ void Attachment::lookUp(const Action& action) {
 void Attachment::create(std::uint64_t attempt, const BrokerAddress& address) {
   auto connection = network_->pool->get(address);
   auto id = hooks_.nextId();
+  creatingId_ = id;
   connection->attach(hooks_.kind(), id, hooks_.self());
   auto requestId = connection->newRequestId();
   connection->request(
@@ -91,7 +92,9 @@ void Attachment::onCreated(std::uint64_t attempt, const std::shared_ptr<Connecti
   // it is attached to now concerns the live producer, and is left alone.
   if (connection == connection_ && id == id_) return;
   connection->detach(hooks_.kind(), id);
-  if (action.kind == Kind::discard) sendClose(*connection, id, [](Response) {});
+  // Created but not used (an attempt given up meanwhile, or one the broker closed as it created
+  // it): the broker may still hold it.
+  if (response.status.ok()) sendClose(*connection, id, [](Response) {});
   apply(action);
 }
 
@@ -121,8 +124,28 @@ void Attachment::sessionLost(std::uint64_t session, const Status& why) {
   apply(machine_.sessionLost(why));
 }
 
-void Attachment::brokerClosed(const Status& why) {
-  apply(machine_.brokerClosed(why));
+bool Attachment::closedByBroker(const proto::BaseCommand& command) {
+  using T = proto::BaseCommand;
+  std::uint64_t id = 0;
+  std::string how;
+  switch (command.type()) {
+    case T::CLOSE_PRODUCER:
+      id = command.close_producer().producer_id();
+      break;
+    case T::CLOSE_CONSUMER:
+      id = command.close_consumer().consumer_id();
+      break;
+    case T::TOPIC_MIGRATED:
+      id = command.topicmigrated().resource_id();
+      how = ": topic migrated";
+      break;
+    default:
+      return false;
+  }
+  if (id != (connection_ ? id_ : creatingId_)) return true;
+  apply(machine_.brokerClosed(
+      Status(errc::connection_lost, "the broker closed " + hooks_.describe() + how)));
+  return true;
 }
 
 void Attachment::close(Callback<> done) {

@@ -58,7 +58,11 @@ class Attachment {
   // The first creation; `attached` runs once: ok when attached, else why not.
   void start(Callback<> attached);
   void sessionLost(std::uint64_t session, const Status& why);
-  void brokerClosed(const Status& why);
+  // Whether `command` is the broker closing a handle (CLOSE_PRODUCER, CLOSE_CONSUMER,
+  // TOPIC_MIGRATED); if so, acts on it. It counts for the handle attached and for the one being
+  // created: Pulsar may close a consumer before it answers the SUBSCRIBE with success, and that
+  // success then counts as a failure. A close for any other id is stale and changes nothing.
+  bool closedByBroker(const proto::BaseCommand& command);
   void hold() { machine_.hold(); }
   void released(bool succeeded, const Status& why) { apply(machine_.released(succeeded, why)); }
   void close(Callback<> done);
@@ -95,6 +99,7 @@ class Attachment {
   std::shared_ptr<Connection> connection_;
   std::uint64_t session_ = 0;
   std::uint64_t id_ = 0;
+  std::uint64_t creatingId_ = 0;  // the id of the latest create request
   Callback<> attached_;
   std::vector<Callback<>> closeWaiters_;
 };

@@ -109,6 +109,8 @@ class PulsarConsumer final : public client::BackendConsumer,
 
   // pulsar_consumer_operations.cpp
   void whenReady(std::function<void(const Status&)> run);
+  // Attached and no seek in flight: requests for this consumer may go out.
+  bool servable() const;
   void runDeferred();
   void failDeferred(const Status& why);
   void armDeferredTimer();

@@ -28,15 +28,14 @@ void PulsarConsumer::onFrame(protocol::Frame frame) {
 }
 
 void PulsarConsumer::handleFrame(protocol::Frame& frame) {
+  const auto& command = frame.command;
+  // A close counts while the subscription is being made too (Attachment::closedByBroker).
+  if (attachment_.closedByBroker(command)) return;
   if (!attachment_.ready()) return;
-  switch (frame.command.type()) {
+  switch (command.type()) {
     case proto::BaseCommand::MESSAGE:
-      if (frame.command.message().consumer_id() != attachment_.id()) return;
+      if (command.message().consumer_id() != attachment_.id()) return;
       return handleMessage(frame);
-    case proto::BaseCommand::CLOSE_CONSUMER:
-    case proto::BaseCommand::TOPIC_MIGRATED:
-      return attachment_.brokerClosed(
-          Status(errc::connection_lost, "the broker closed " + describe()));
     case proto::BaseCommand::REACHED_END_OF_TOPIC:
       sink_->onEnded(spec_.topic,
                      Status(errc::broker_error, "topic " + spec_.topic +

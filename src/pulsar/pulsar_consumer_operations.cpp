@@ -14,8 +14,15 @@ namespace asio = boost::asio;
 
 // ----- waiting for the subscription -------------------------------------------------------------
 
+bool PulsarConsumer::servable() const {
+  // While a seek is in flight the broker may already have dropped this consumer (it disconnects
+  // the subscription's consumers before it answers): a request sent now could fail with
+  // "Consumer not found", so it waits for the subscription after the seek.
+  return attachment_.ready() && !attachment_.held();
+}
+
 void PulsarConsumer::whenReady(std::function<void(const Status&)> run) {
-  if (attachment_.ready()) return run({});
+  if (servable()) return run({});
   if (attachment_.closing() || attachment_.finished()) {
     return run(Status(errc::closed, describe() + " is closed"));
   }
@@ -24,7 +31,7 @@ void PulsarConsumer::whenReady(std::function<void(const Status&)> run) {
 }
 
 void PulsarConsumer::runDeferred() {
-  while (!deferred_.empty() && attachment_.ready()) {
+  while (!deferred_.empty() && servable()) {
     auto next = std::move(deferred_.front());
     deferred_.pop_front();
     next.run({});
@@ -112,7 +119,7 @@ void PulsarConsumer::ackEntry(AckToSend ack) {
 void PulsarConsumer::flushAcks() {
   if (acksToSend_.empty()) return;
   auto batch = std::exchange(acksToSend_, {});
-  if (!attachment_.ready()) {
+  if (!servable()) {
     // No subscription now: wait for the next one like any operation.
     for (auto& ack : batch) {
       whenReady([self = shared_from_this(), ack = std::move(ack)](const Status& status) mutable {
@@ -271,6 +278,10 @@ void PulsarConsumer::onSeekAnswer(const MessageId& id, bool inclusive, std::uint
   if (attachment_.id() != consumerId || !attachment_.ready()) return done(response.status);
   if (!response.status.ok()) {
     attachment_.released(false, response.status);
+    if (servable()) {  // the broker kept this consumer: what waited for the seek goes now
+      runDeferred();
+      flushAcks();
+    }
     return done(response.status);
   }
   position_.seek(id, inclusive);

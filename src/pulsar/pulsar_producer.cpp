@@ -323,9 +323,11 @@ void PulsarProducer::onFrame(protocol::Frame frame) {
 }
 
 void PulsarProducer::handleFrame(const protocol::Frame& frame) {
+  const auto& command = frame.command;
+  // A close counts while the producer is being created too (Attachment::closedByBroker).
+  if (attachment_.closedByBroker(command)) return;
   // Receipts still count while closing: the close waits for them.
   if (!attachment_.connection()) return;
-  const auto& command = frame.command;
   switch (command.type()) {
     case proto::BaseCommand::SEND_RECEIPT:
       return onReceipt(command.send_receipt());
@@ -342,10 +344,6 @@ void PulsarProducer::handleFrame(const protocol::Frame& frame) {
                          "); reconnecting to write it again");
       return attachment_.connection()->drop(attachment_.session(), status);
     }
-    case proto::BaseCommand::CLOSE_PRODUCER:
-    case proto::BaseCommand::TOPIC_MIGRATED:
-      return attachment_.brokerClosed(
-          Status(errc::connection_lost, "the broker closed " + describe()));
     default:
       return;
   }

@@ -124,6 +124,33 @@ TEST_F(AttachMachineTest, TheBrokerClosingTheHandleIsLikeALostSession) {
   EXPECT_EQ(machine.sessionLost(kLost).kind, Kind::none);
 }
 
+TEST_F(AttachMachineTest, ABrokerCloseWhileCreatingMakesTheCreationsSuccessAFailure) {
+  attach();
+  machine.sessionLost(kLost);
+  auto lookUp = machine.timerFired(t0 + 10ms);
+  auto create = machine.lookedUp(lookUp.attempt, {}, t0 + 10ms);
+  EXPECT_EQ(machine.brokerClosed(kClosedByBroker).kind, Kind::none) << "nothing to act on yet";
+  auto retry = machine.created(create.attempt, {}, t0 + 20ms);
+  EXPECT_EQ(retry.kind, Kind::retry) << "the broker closed the handle it answered for";
+  EXPECT_EQ(retry.wait, 20ms) << "a failure like any other: the backoff goes on";
+  EXPECT_EQ(retry.status.message, kClosedByBroker.message + " as it was being created");
+
+  lookUp = machine.timerFired(t0 + 40ms);
+  create = machine.lookedUp(lookUp.attempt, {}, t0 + 40ms);
+  auto attached = machine.created(create.attempt, {}, t0 + 50ms);
+  EXPECT_EQ(attached.kind, Kind::attached) << "the close concerned the earlier attempt only";
+}
+
+TEST_F(AttachMachineTest, ABrokerCloseWhileFirstCreatingIsRetriedWithinTheTimeout) {
+  auto create = machine.lookedUp(machine.start(t0).attempt, {}, t0);
+  machine.brokerClosed(kClosedByBroker);
+  auto retry = machine.created(create.attempt, {}, t0 + 100ms);
+  EXPECT_EQ(retry.kind, Kind::retry);
+  EXPECT_EQ(retry.wait, 10ms);
+  auto lookUp = machine.timerFired(t0 + 110ms);
+  EXPECT_EQ(lookUp.timeout, 890ms) << "still the first creation: the time left";
+}
+
 TEST_F(AttachMachineTest, CloseDuringLookupEndsAtOnceAndTheLateAnswerIsStale) {
   auto lookUp = machine.start(t0);
   auto closed = machine.close();

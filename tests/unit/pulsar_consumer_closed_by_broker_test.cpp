@@ -3,7 +3,10 @@
 //     the acknowledgement goes again on the next subscription instead of waiting out the
 //     operation timeout;
 //   - and the application acknowledges before it is subscribed again: the acknowledgement
-//     reaches the broker ahead of the next FLOW, or the broker would redeliver the message.
+//     reaches the broker ahead of the next FLOW, or the broker would redeliver the message;
+//   - before it answered the SUBSCRIBE with success (Pulsar does so to a reader that subscribes
+//     again while a seek still holds its subscription's dispatcher closed): the success counts
+//     for nothing, the consumer subscribes again, or it would wait for ever for messages.
 // Scripted rather than behaviour tests: the embedded broker never closes a live consumer, and a
 // real Pulsar cannot be made to hold a lookup's answer while the application acknowledges.
 #include <gtest/gtest.h>
@@ -128,6 +131,47 @@ TEST(PulsarConsumerClosedByBroker, AnAcknowledgementMadeWhileUnsubscribedGoesOut
   acknowledged.set_value();
   ASSERT_EQ(acknowledging.wait_for(10s), std::future_status::ready);
   EXPECT_NO_THROW(acknowledging.get());
+  client.close();
+}
+
+TEST(PulsarConsumerClosedByBroker, AConsumerClosedBeforeItsSubscriptionWasAnsweredSubscribesAgain) {
+  std::string url;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto subscribe = peer.expect(proto::BaseCommand::SUBSCRIBE).command.subscribe();
+    brokerClosesConsumer(peer, subscribe.consumer_id());
+    proto::BaseCommand success;
+    success.set_type(proto::BaseCommand::SUCCESS);
+    success.mutable_success()->set_request_id(subscribe.request_id());
+    peer.write(success);
+
+    // What the broker may still hold under that id is closed; then a new subscription.
+    auto next = peer.read(10s);
+    ASSERT_EQ(next.command.type(), proto::BaseCommand::CLOSE_CONSUMER)
+        << "the consumer took a subscription the broker had closed: "
+        << proto::BaseCommand::Type_Name(next.command.type());
+    EXPECT_EQ(next.command.close_consumer().consumer_id(), subscribe.consumer_id());
+    peer.answerIfClose(next);
+    answerLookup(peer, url);
+    auto second = acceptSubscribe(peer).consumer_id();
+    EXPECT_NE(second, subscribe.consumer_id());
+    peer.expect(proto::BaseCommand::FLOW);
+    peer.write(detail::pulsar::connection_test::messageFrame(second, 1, "m"));
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  auto client = Client::connect(url, options);
+  ConsumerOptions consumerOptions;
+  consumerOptions.topics = {kScriptedTopic};
+  consumerOptions.subscription = "s";
+  auto consumer = client.subscribe(consumerOptions);
+  auto message = consumer.receive(10s);
+  ASSERT_TRUE(message) << "the consumer was never subscribed again";
+  EXPECT_EQ(message->data(), "m");
   client.close();
 }
 
