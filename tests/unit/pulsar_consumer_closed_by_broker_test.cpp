@@ -13,6 +13,7 @@
 
 #include <boost/asio/use_future.hpp>
 #include <future>
+#include <optional>
 
 #include "pulsar_connection_test_support.hpp"
 #include "pulsar_fake_broker.hpp"
@@ -50,6 +51,24 @@ std::uint64_t subscribeAndDeliver(FakePeer& peer, const std::string& url) {
   return consumerId;
 }
 
+// A client of the scripted broker at `url` that logs nothing.
+Client quietClient(const std::string& url, std::optional<std::chrono::milliseconds> timeout = {}) {
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  if (timeout) options.operationTimeout = *timeout;
+  return Client::connect(url, options);
+}
+
+// A consumer of the scripted topic, subscription "s", grouping acknowledgements for `groupTime`
+// (the default when none).
+Consumer subscribeS(Client& client, std::optional<std::chrono::milliseconds> groupTime = {}) {
+  ConsumerOptions options;
+  options.topics = {kScriptedTopic};
+  options.subscription = "s";
+  if (groupTime) options.acknowledgmentGroupTime = *groupTime;
+  return client.subscribe(options);
+}
+
 TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNextSubscription) {
   std::string url;
   FakeBroker broker({[&](FakePeer& peer) {
@@ -70,16 +89,8 @@ TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNext
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  options.operationTimeout = 60s;  // far beyond the wait below
-  auto client = Client::connect(url, options);
-  ConsumerOptions consumerOptions;
-  consumerOptions.topics = {kScriptedTopic};
-  consumerOptions.subscription = "s";
-  consumerOptions.acknowledgmentGroupTime =
-      0ms;  // the ACK goes out at once and waits for its answer
-  auto consumer = client.subscribe(consumerOptions);
+  auto client = quietClient(url, 60s);      // far beyond the wait below
+  auto consumer = subscribeS(client, 0ms);  // the ACK goes out at once and waits for its answer
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
   auto acknowledged = consumer.asyncAcknowledge(*message, boost::asio::use_future);
@@ -115,14 +126,8 @@ TEST(PulsarConsumerClosedByBroker, AnAcknowledgementMadeWhileUnsubscribedGoesOut
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  auto client = Client::connect(url, options);
-  ConsumerOptions consumerOptions;
-  consumerOptions.topics = {kScriptedTopic};
-  consumerOptions.subscription = "s";
-  consumerOptions.acknowledgmentGroupTime = 0ms;  // handed to the connection's side at once
-  auto consumer = client.subscribe(consumerOptions);
+  auto client = quietClient(url);
+  auto consumer = subscribeS(client, 0ms);  // handed to the connection's side at once
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
   received.set_value();
@@ -162,13 +167,8 @@ TEST(PulsarConsumerClosedByBroker, AConsumerClosedBeforeItsSubscriptionWasAnswer
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  auto client = Client::connect(url, options);
-  ConsumerOptions consumerOptions;
-  consumerOptions.topics = {kScriptedTopic};
-  consumerOptions.subscription = "s";
-  auto consumer = client.subscribe(consumerOptions);
+  auto client = quietClient(url);
+  auto consumer = subscribeS(client);
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message) << "the consumer was never subscribed again";
   EXPECT_EQ(message->data(), "m");
