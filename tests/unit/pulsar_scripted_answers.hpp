@@ -48,14 +48,19 @@ inline void answerLookup(FakePeer& peer, const std::string& url,
   answerLookup(peer, request, url);
 }
 
-inline proto::CommandProducer answerProducer(FakePeer& peer) {
-  auto request = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
+// PRODUCER_SUCCESS to `request`, naming the producer "standalone-0-7".
+inline void producerCreated(FakePeer& peer, const proto::CommandProducer& request) {
   proto::BaseCommand answer;
   answer.set_type(proto::BaseCommand::PRODUCER_SUCCESS);
   answer.mutable_producer_success()->set_request_id(request.request_id());
   answer.mutable_producer_success()->set_producer_name("standalone-0-7");
   answer.mutable_producer_success()->set_last_sequence_id(-1);
   peer.write(answer);
+}
+
+inline proto::CommandProducer answerProducer(FakePeer& peer) {
+  auto request = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
+  producerCreated(peer, request);
   return request;
 }
 
@@ -98,6 +103,15 @@ inline void confirmAck(FakePeer& peer, const proto::CommandAck& ack) {
   response.mutable_ackresponse()->set_consumer_id(ack.consumer_id());
   response.mutable_ackresponse()->set_request_id(ack.request_id());
   peer.write(response);
+}
+
+// CLOSE_PRODUCER, as the broker sends it when the topic is unloaded or moves to another broker.
+inline void brokerClosesProducer(FakePeer& peer, std::uint64_t producerId) {
+  proto::BaseCommand close;
+  close.set_type(proto::BaseCommand::CLOSE_PRODUCER);
+  close.mutable_close_producer()->set_producer_id(producerId);
+  close.mutable_close_producer()->set_request_id(1000);
+  peer.write(close);
 }
 
 // CLOSE_CONSUMER, as the broker sends it when the topic is unloaded or moves to another broker.
