@@ -65,7 +65,7 @@ void Attachment::lookUp(const Action& action) {
 void Attachment::create(std::uint64_t attempt, const BrokerAddress& address) {
   auto connection = network_->pool->get(address);
   auto id = hooks_.nextId();
-  creatingId_ = id;
+  latestId_ = id;
   connection->attach(hooks_.kind(), id, hooks_.self());
   auto requestId = connection->newRequestId();
   connection->request(
@@ -142,7 +142,7 @@ bool Attachment::closedByBroker(const proto::BaseCommand& command) {
     default:
       return false;
   }
-  if (id != (connection_ ? id_ : creatingId_)) return true;
+  if (id != latestId_) return true;
   apply(machine_.brokerClosed(
       Status(errc::connection_lost, "the broker closed " + hooks_.describe() + how)));
   return true;

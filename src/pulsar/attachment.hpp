@@ -99,7 +99,9 @@ class Attachment {
   std::shared_ptr<Connection> connection_;
   std::uint64_t session_ = 0;
   std::uint64_t id_ = 0;
-  std::uint64_t creatingId_ = 0;  // the id of the latest create request
+  // The id of the latest create request: the handle being created, or once attached (attempts
+  // run one at a time) the attached one.
+  std::uint64_t latestId_ = 0;
   Callback<> attached_;
   std::vector<Callback<>> closeWaiters_;
 };

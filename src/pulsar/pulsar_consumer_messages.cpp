@@ -42,10 +42,9 @@ void PulsarConsumer::handleFrame(protocol::Frame& frame) {
                                                     " was terminated and all of it was delivered"));
       return;
     case proto::BaseCommand::ACTIVE_CONSUMER_CHANGE:
-      network_->log.debug(
-          describe() + " is " +
-          (frame.command.active_consumer_change().is_active() ? "now" : "no longer") +
-          " the active consumer");
+      network_->log.debug(describe() + " is " +
+                          (command.active_consumer_change().is_active() ? "now" : "no longer") +
+                          " the active consumer");
       return;
     default:
       return;

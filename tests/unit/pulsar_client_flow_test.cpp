@@ -1,7 +1,6 @@
 // The public Client on pulsar:// against a scripted broker that checks and answers the exact
 // commands: a producer writes its unconfirmed messages again, in order and with the same
-// sequence ids, after its connection broke, and is created again when the broker closed it before
-// answering its creation; a consumer acknowledges a batch entry once, when its
+// sequence ids, after its connection broke; a consumer acknowledges a batch entry once, when its
 // last message is acknowledged, and waits for the broker's ACK_RESPONSE.
 #include <gtest/gtest.h>
 
@@ -31,14 +30,6 @@ ClientOptions quietOptions() {
   options.logger = [](LogLevel, std::string_view) {};
   options.operationTimeout = 10s;
   return options;
-}
-
-// A producer of the scripted topic that writes each message as an entry of its own.
-Producer unbatchedProducer(Client& client) {
-  ProducerOptions options;
-  options.topic = kTopic;
-  options.batching.enabled = false;
-  return client.createProducer(options);
 }
 
 TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnection) {
@@ -82,7 +73,10 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
   FakeBroker broker(std::move(scripts));
   url = broker.url();
   auto client = Client::connect(url, quietOptions());
-  auto producer = unbatchedProducer(client);  // batches: the tests below
+  ProducerOptions unbatched;
+  unbatched.topic = kTopic;
+  unbatched.batching.enabled = false;  // one entry per message (batches: the next test)
+  auto producer = client.createProducer(unbatched);
   std::vector<std::future<MessageId>> sent;
   for (int i = 0; i < 3; ++i) {
     OutgoingMessage message;
@@ -94,43 +88,6 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
     EXPECT_EQ(sent[static_cast<std::size_t>(i)].get(), MessageId(40, i));
   }
   EXPECT_EQ(broker.accepted(), 2);
-  client.close();
-}
-
-// A producer the broker closes before it answers its creation with success (Pulsar may, when the
-// topic is unloaded meanwhile) is closed on the broker and created again; its messages go to the
-// producer the broker keeps.
-TEST(PulsarClientFlow, AProducerClosedBeforeItsCreationWasAnsweredIsCreatedAgain) {
-  std::string url;
-  FakeBroker broker({[&](FakePeer& peer) {
-    peer.acceptConnect();
-    answerMetadata(peer);
-    answerLookup(peer, url);
-    auto first = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
-    brokerClosesProducer(peer, first.producer_id());
-    producerCreated(peer, first);
-
-    auto next = peer.read(10s);
-    ASSERT_EQ(next.command.type(), proto::BaseCommand::CLOSE_PRODUCER)
-        << "the producer took a creation the broker had closed: "
-        << proto::BaseCommand::Type_Name(next.command.type());
-    peer.answerIfClose(next);
-    answerLookup(peer, url);
-    auto second = answerProducer(peer);
-    EXPECT_GT(second.request_id(), first.request_id());
-    auto send = peer.expect(proto::BaseCommand::SEND);
-    EXPECT_EQ(send.payload, "m0");
-    receipt(peer, second.producer_id(), send.command.send().sequence_id(), 0);
-    EXPECT_TRUE(peer.answerClosesUntilClosed());
-  }});
-  url = broker.url();
-  auto client = Client::connect(url, quietOptions());
-  auto producer = unbatchedProducer(client);
-  OutgoingMessage message;
-  message.payload = "m0";
-  auto sent = producer.asyncSend(message, boost::asio::use_future);
-  ASSERT_EQ(sent.wait_for(20s), std::future_status::ready);
-  EXPECT_EQ(sent.get(), MessageId(40, 0));
   client.close();
 }
 

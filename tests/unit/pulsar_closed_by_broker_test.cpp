@@ -7,8 +7,10 @@
 //   - before it answered the SUBSCRIBE with success (Pulsar does so to a reader that subscribes
 //     again while a seek still holds its subscription's dispatcher closed): the success counts
 //     for nothing, the consumer subscribes again, or it would wait for ever for messages.
+// A producer the broker closes before it answered its creation is created again, likewise.
 // Scripted rather than behaviour tests: the embedded broker never closes a live consumer, and a
-// real Pulsar cannot be made to hold a lookup's answer while the application acknowledges.
+// real Pulsar cannot be made to hold a lookup's answer while the application acknowledges, nor to
+// close a handle between creating it and answering.
 #include <gtest/gtest.h>
 
 #include <boost/asio/use_future.hpp>
@@ -172,6 +174,46 @@ TEST(PulsarConsumerClosedByBroker, AConsumerClosedBeforeItsSubscriptionWasAnswer
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message) << "the consumer was never subscribed again";
   EXPECT_EQ(message->data(), "m");
+  client.close();
+}
+
+// A producer the broker closes before it answers its creation with success (Pulsar may, when the
+// topic is unloaded meanwhile) is closed on the broker and created again; its messages go to the
+// producer the broker keeps.
+TEST(PulsarProducerClosedByBroker, AProducerClosedBeforeItsCreationWasAnsweredIsCreatedAgain) {
+  std::string url;
+  FakeBroker broker({[&](FakePeer& peer) {
+    peer.acceptConnect();
+    answerMetadata(peer);
+    answerLookup(peer, url);
+    auto first = peer.expect(proto::BaseCommand::PRODUCER).command.producer();
+    brokerClosesProducer(peer, first.producer_id());
+    producerCreated(peer, first);
+
+    auto next = peer.read(10s);
+    ASSERT_EQ(next.command.type(), proto::BaseCommand::CLOSE_PRODUCER)
+        << "the producer took a creation the broker had closed: "
+        << proto::BaseCommand::Type_Name(next.command.type());
+    peer.answerIfClose(next);
+    answerLookup(peer, url);
+    auto second = answerProducer(peer);
+    EXPECT_GT(second.request_id(), first.request_id());
+    auto send = peer.expect(proto::BaseCommand::SEND);
+    EXPECT_EQ(send.payload, "m0");
+    receipt(peer, second.producer_id(), send.command.send().sequence_id(), 0);
+    EXPECT_TRUE(peer.answerClosesUntilClosed());
+  }});
+  url = broker.url();
+  auto client = quietClient(url, 10s);
+  ProducerOptions unbatched;
+  unbatched.topic = kScriptedTopic;
+  unbatched.batching.enabled = false;
+  auto producer = client.createProducer(unbatched);
+  OutgoingMessage message;
+  message.payload = "m0";
+  auto sent = producer.asyncSend(message, boost::asio::use_future);
+  ASSERT_EQ(sent.wait_for(20s), std::future_status::ready);
+  EXPECT_EQ(sent.get(), MessageId(40, 0));
   client.close();
 }
 
