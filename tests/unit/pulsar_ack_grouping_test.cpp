@@ -21,13 +21,8 @@ using pulsar_test::FakeBroker;
 using pulsar_test::FakePeer;
 using namespace pulsar_test::answers;
 
-// A client that logs nothing, and the options of a consumer of the scripted topic, grouping its
-// acknowledgements for the whole test unless something sends them.
-Client quietClient(const std::string& url) {
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  return Client::connect(url, options);
-}
+// The options of a consumer of the scripted topic, grouping its acknowledgements for the whole
+// test unless something sends them.
 ConsumerOptions heldAcks() {
   ConsumerOptions options;
   options.topics = {kScriptedTopic};

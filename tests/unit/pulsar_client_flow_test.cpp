@@ -25,13 +25,6 @@ using namespace pulsar_test::answers;
 
 const std::string kTopic = pulsar_test::answers::kScriptedTopic;
 
-ClientOptions quietOptions() {
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  options.operationTimeout = 10s;
-  return options;
-}
-
 TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnection) {
   std::string url;
   std::vector<FakeBroker::Script> scripts;
@@ -72,7 +65,7 @@ TEST(PulsarClientFlow, UnconfirmedMessagesAreWrittenAgainInOrderAfterAReconnecti
   });
   FakeBroker broker(std::move(scripts));
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   ProducerOptions unbatched;
   unbatched.topic = kTopic;
   unbatched.batching.enabled = false;  // one entry per message (batches: the next test)
@@ -115,7 +108,7 @@ TEST(PulsarClientFlow, AMessageTheBrokerDoesNotAllowFailsAndTheNextOneGoesOn) {
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   ProducerOptions options;
   options.topic = kTopic;
   options.batching.enabled = false;
@@ -187,7 +180,7 @@ TEST(PulsarClientFlow, ABatchEntryIsAcknowledgedOnceItsLastMessageIs) {
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   ConsumerOptions options;
   options.topics = {kTopic};
   options.subscription = "batch-sub";
@@ -246,7 +239,7 @@ TEST(PulsarClientFlow, WithBatchIndexAcknowledgementEachMessageIsAcknowledgedByI
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   auto consumer = client.subscribe(batchSubscription(true));
   std::vector<Message> messages;
   for (int i = 0; i < 3; ++i) {
@@ -287,7 +280,7 @@ void acknowledgeAroundAnIndexAcknowledgedElsewhere(bool batchIndexAcknowledgemen
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   auto consumer = client.subscribe(batchSubscription(batchIndexAcknowledgement));
   std::vector<Message> messages;
   for (int i : {0, 2}) {
@@ -352,7 +345,7 @@ TEST(PulsarClientFlow, ClosingTheClientCompletesEveryOperationInFlightOnceWithCl
     answerOnlyCloses(peer, asked, 2);
   }});
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   ConsumerOptions options;
   options.topics = {kTopic};
   options.subscription = "closing";
@@ -443,7 +436,7 @@ TEST(PulsarClientFlow, AReaderResumesAfterTheLastMessageItHadWithoutDuplicates) 
                        EXPECT_TRUE(peer.answerClosesUntilClosed());
                      }});
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   ReaderOptions options;
   options.topic = kTopic;
   options.receiverQueueSize = 10;
@@ -496,7 +489,7 @@ TEST(PulsarClientFlow, AReaderFromTheLastMessageReadsWhatComesNextWhenTheBrokerC
   url = broker.url();
   std::mutex mutex;
   std::vector<std::string> warnings;
-  auto options = quietOptions();
+  auto options = quietClientOptions(10s);
   options.logger = [&](LogLevel level, std::string_view text) {
     std::lock_guard lock(mutex);
     if (level == LogLevel::warn) warnings.emplace_back(text);

@@ -53,15 +53,6 @@ std::uint64_t subscribeAndDeliver(FakePeer& peer, const std::string& url) {
   return consumerId;
 }
 
-// A client of the scripted broker at `url` that logs nothing.
-Client clientWithoutLogs(const std::string& url,
-                         std::optional<std::chrono::milliseconds> timeout = {}) {
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  if (timeout) options.operationTimeout = *timeout;
-  return Client::connect(url, options);
-}
-
 // A consumer of the scripted topic, subscription "s", grouping acknowledgements for `groupTime`
 // (the default when none).
 Consumer subscribeS(Client& client, std::optional<std::chrono::milliseconds> groupTime = {}) {
@@ -92,8 +83,8 @@ TEST(PulsarConsumerClosedByBroker, AnUnansweredAcknowledgementGoesAgainOnTheNext
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = clientWithoutLogs(url, 60s);  // far beyond the wait below
-  auto consumer = subscribeS(client, 0ms);    // the ACK goes out at once and waits for its answer
+  auto client = quietClient(url, 60s);      // far beyond the wait below
+  auto consumer = subscribeS(client, 0ms);  // the ACK goes out at once and waits for its answer
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
   auto acknowledged = consumer.asyncAcknowledge(*message, boost::asio::use_future);
@@ -129,7 +120,7 @@ TEST(PulsarConsumerClosedByBroker, AnAcknowledgementMadeWhileUnsubscribedGoesOut
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = clientWithoutLogs(url);
+  auto client = quietClient(url);
   auto consumer = subscribeS(client, 0ms);  // handed to the connection's side at once
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message);
@@ -170,7 +161,7 @@ TEST(PulsarConsumerClosedByBroker, AConsumerClosedBeforeItsSubscriptionWasAnswer
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = clientWithoutLogs(url);
+  auto client = quietClient(url);
   auto consumer = subscribeS(client);
   auto message = consumer.receive(10s);
   ASSERT_TRUE(message) << "the consumer was never subscribed again";
@@ -205,7 +196,7 @@ TEST(PulsarProducerClosedByBroker, AProducerClosedBeforeItsCreationWasAnsweredIs
     EXPECT_TRUE(peer.answerClosesUntilClosed());
   }});
   url = broker.url();
-  auto client = clientWithoutLogs(url, 10s);
+  auto client = quietClient(url, 10s);
   ProducerOptions unbatched;
   unbatched.topic = kScriptedTopic;
   unbatched.batching.enabled = false;

@@ -28,13 +28,6 @@ using namespace pulsar_test::answers;
 
 const std::string kTopic = pulsar_test::answers::kScriptedTopic;
 
-ClientOptions quietOptions() {
-  ClientOptions options;
-  options.logger = [](LogLevel, std::string_view) {};
-  options.operationTimeout = 10s;
-  return options;
-}
-
 // A producer of the scripted topic whose batches hold up to `maxMessages` or wait 1 ms.
 Producer batchingProducer(Client& client, std::size_t maxMessages) {
   ProducerOptions options;
@@ -94,7 +87,7 @@ TEST(PulsarProducerBatching, MessagesSentTogetherShareOneEntryWrittenAgainWholeA
   });
   FakeBroker broker(std::move(scripts));
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   ProducerOptions options;
   options.topic = kTopic;
   options.batching.maxMessages = 3;         // the third message completes the batch...
@@ -161,7 +154,7 @@ TEST(PulsarProducerBatching, SendsFromManyThreadsKeepEachThreadsOrderAcrossBatch
   });
   FakeBroker broker(std::move(scripts));
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   auto producer = batchingProducer(client, 16);
 
   std::map<std::string, MessageId> completed;  // payload → the id its send completed with
@@ -237,7 +230,7 @@ TEST(PulsarProducerBatching, SendsRacingCloseEachCompleteAndTheCloseFinishes) {
   });
   FakeBroker broker(std::move(scripts));
   url = broker.url();
-  auto client = Client::connect(url, quietOptions());
+  auto client = Client::connect(url, quietClientOptions(10s));
   auto producer = batchingProducer(client, 8);
 
   std::atomic<bool> stop{false};

@@ -1,13 +1,17 @@
 // The broker's side of the usual exchanges, for scripts of the FakeBroker: partition metadata,
 // a lookup that names the broker, a producer or a subscription created, a send receipt, an
-// acknowledgement confirmed, a consumer closed by the broker.
+// acknowledgement confirmed, a consumer closed by the broker; and the client these scripts talk
+// to.
 #pragma once
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <optional>
 #include <string>
 
 #include "pulsar_fake_broker.hpp"
+#include "reconsume/reconsume.hpp"
 
 namespace reconsume::pulsar_test::answers {
 
@@ -121,6 +125,22 @@ inline void brokerClosesConsumer(FakePeer& peer, std::uint64_t consumerId) {
   close.mutable_close_consumer()->set_consumer_id(consumerId);
   close.mutable_close_consumer()->set_request_id(1000);
   peer.write(close);
+}
+
+// The options of a client of a scripted broker: it logs nothing (the scripts close, drop and
+// refuse on purpose), and waits `operationTimeout` for an answer (the client's default if none).
+inline ClientOptions quietClientOptions(
+    std::optional<std::chrono::milliseconds> operationTimeout = std::nullopt) {
+  ClientOptions options;
+  options.logger = [](LogLevel, std::string_view) {};
+  if (operationTimeout) options.operationTimeout = *operationTimeout;
+  return options;
+}
+
+inline Client quietClient(
+    const std::string& url,
+    std::optional<std::chrono::milliseconds> operationTimeout = std::nullopt) {
+  return Client::connect(url, quietClientOptions(operationTimeout));
 }
 
 }  // namespace reconsume::pulsar_test::answers
