@@ -38,8 +38,9 @@ void BM_Batch(benchmark::State& state) {
     state.ResumeTiming();
     std::optional<pulsar::OutgoingEntry> entry;
     for (auto& each : prepared) {
-      auto taken =
-          container.add(std::move(each), [&done](const Status&, const MessageId&) { ++done; }, {});
+      auto taken = container.add(
+          std::move(each), [&done](const Status&, const MessageId&) { ++done; },
+          [] { return pulsar::BatchContainer::TimePoint(); });
       if (taken.full) entry = std::move(taken.full);  // the last message fills it
     }
     auto frame = pulsar::BatchContainer::buildFrame(*entry, sequence, context, 1);

@@ -56,7 +56,7 @@ void BatchContainer::open(Batch& batch, const BatchedMessage& message, TimePoint
 }
 
 BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
-                                          BackendCallback<MessageId>&& done, TimePoint now,
+                                          BackendCallback<MessageId>&& done, const ReadNow& now,
                                           std::size_t roomBytes) {
   Taken taken;
   auto [found, opened] = open_.try_emplace(keyOf(message));
@@ -67,7 +67,7 @@ BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
     opened = true;  // the same slot, a new batch
   }
   if (opened) {
-    open(batch, message, now);
+    open(batch, message, now());
   } else if (message.deliverAtMs) {
     batch.earliestMs = std::min(batch.earliestMs, *message.deliverAtMs);
     batch.latestMs = std::max(batch.latestMs, *message.deliverAtMs);

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "common/callback.hpp"
+#include "common/inline_function.hpp"
 #include "common/outgoing_data.hpp"
 #include "protocol/batch_builder.hpp"
 #include "protocol/outgoing.hpp"
@@ -85,14 +86,19 @@ class BatchContainer {
     std::optional<OutgoingEntry> closed, full;
   };
 
+  // The time a batch opens at, read only when add() opens one: most messages join an open batch,
+  // and a clock reading per send was about 2% of a publish's CPU on a virtual machine
+  // (docs/PERFORMANCE.md, the twenty-eighth look). Called under the caller's lock, if any.
+  using ReadNow = InlineFunction<TimePoint()>;
+
   // Whether `message` may join the open batch of its key now (see above).
   bool fits(const BatchedMessage& message) const;
   // Adds `message`, completed by `done`, to the open batch of its key, or to a new one that opens
-  // at `now` — after taking the open one when the message may not join it. One lookup of the
+  // at `now()` — after taking the open one when the message may not join it. One lookup of the
   // batch for all of it: a send comes here once. `roomBytes`: what the broker's maximum message
   // size leaves a batch (see PulsarProducer::batchRoom); a batch holds at most the smaller of it
   // and maxBytes.
-  Taken add(BatchedMessage&& message, BackendCallback<MessageId>&& done, TimePoint now,
+  Taken add(BatchedMessage&& message, BackendCallback<MessageId>&& done, const ReadNow& now,
             std::size_t roomBytes = SIZE_MAX);
 
   bool empty() const { return open_.empty(); }

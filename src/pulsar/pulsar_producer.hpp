@@ -180,7 +180,9 @@ class PulsarProducer final : public client::BackendProducer,
   // The open batches, filled on the senders' threads: a message joins its batch there, and only
   // a batch that is full (or must go ahead of a message) crosses to the strand — one hand-over
   // per entry, not per message. Every push to inbox_ of a sender with batching on happens under
-  // this mutex, so that the inbox and the container together keep the order of the sends.
+  // this mutex, so that the inbox and the container together keep the order of the sends. The
+  // clock is read under it when a message opens a batch (a ManualSteadyClock's own mutex, which
+  // guards nothing that takes this one, is the only lock taken inside it).
   std::mutex batchMutex_;
   BatchContainer batches_;         // guarded by batchMutex_
   bool batchTimerWanted_ = false;  // guarded: a timer is armed for the batches, or asked for

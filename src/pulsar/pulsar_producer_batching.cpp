@@ -67,8 +67,6 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
   // Too big to share an entry within the broker's limit: alone, where its exact size is checked.
   const std::size_t room = batchRoom(*batched);
   const bool alone = batched->bytes() > room;
-  // When a batch this message opens opened; read before the lock, which holds no other.
-  const auto now = network_->clock()->now();
   bool post = false, arm = false;
   {
     std::unique_lock lock(batchMutex_);
@@ -82,7 +80,10 @@ void PulsarProducer::sendBatched(OutgoingData message, BackendCallback<MessageId
       post = handOpenBatchesLocked();
       post |= inbox_.emplace(Alone{std::move(*batched), std::move(done)});
     } else {
-      auto taken = batches_.add(std::move(*batched), std::move(done), now, room);
+      // The clock is read only when the message opens a batch (most join one).
+      auto taken = batches_.add(
+          std::move(*batched), std::move(done),
+          [clock = network_->clock().get()] { return clock->now(); }, room);
       if (taken.closed) post |= inbox_.emplace(ReadyBatch{std::move(*taken.closed)});
       if (taken.full) post |= inbox_.emplace(ReadyBatch{std::move(*taken.full)});
       if (!batchTimerWanted_ && !batches_.empty()) arm = batchTimerWanted_ = true;

@@ -56,6 +56,17 @@ void appendMessageId(PropertiesWriter& out, const MessageId& id) {
   }
 }
 
+// Byte-wise order, as std::string_view::compare gives it. The keys compared here are mostly the
+// application's against ours (all capitals), which differ in their first byte: decided without a
+// call to memcmp (≈190 instructions fewer for a first retry with three properties of its own;
+// docs/PERFORMANCE.md, the twenty-eighth look).
+int compareKeys(std::string_view a, std::string_view b) {
+  if (!a.empty() && !b.empty() && a.front() != b.front()) {
+    return static_cast<unsigned char>(a.front()) < static_cast<unsigned char>(b.front()) ? -1 : 1;
+  }
+  return a.compare(b);
+}
+
 // Writes the new properties in one ordered pass over three sorted sources: the incoming
 // properties, the keys of this function (kKeys) and the caller's custom properties. For each key,
 // a custom value wins (except for RECONSUMETIMES), then what apply() makes of ours, then the
@@ -97,7 +108,7 @@ class Builder {
           from = true;
           return;
         }
-        const int order = candidate.compare(key);
+        const int order = compareKeys(candidate, key);
         if (order < 0) {
           key = candidate;
           fromIn = fromOurs = fromCustom = false;

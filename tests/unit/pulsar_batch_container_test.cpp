@@ -26,7 +26,7 @@ BatchedMessage message(std::string payload, std::optional<std::uint64_t> deliver
 BatchContainer::Taken addTo(BatchContainer& container, BatchedMessage m,
                             BatchContainer::TimePoint now = kOpened) {
   return container.add(
-      std::move(m), [](const Status&, MessageId) {}, now);
+      std::move(m), [](const Status&, MessageId) {}, [now] { return now; });
 }
 
 // The one open batch, taken.
@@ -145,7 +145,7 @@ TEST(BatchContainer, EachMessageOfTheEntryGetsTheEntryIdWithItsBatchIndex) {
         [&results, i](const Status& status, MessageId id) {
           results[static_cast<std::size_t>(i)] = {status, id};
         },
-        kOpened);
+        [] { return kOpened; });
   }
   auto entry = onlyBatch(container);
   auto done = BatchContainer::completion(entry, 2);

@@ -286,6 +286,26 @@ TEST(RetryProperties, CustomPropertiesOverrideEverythingButTheCount) {
   EXPECT_EQ(out.at("RECONSUME_LEVEL"), "4");
 }
 
+TEST(RetryProperties, KeysOfEveryKindOfFirstByteKeepTheBlockInByteOrder) {
+  // Sharing a first byte with ours, below them, between them and above them, and multi-byte
+  // UTF-8 (first bytes of 0x80 and more, which sort after every ASCII key).
+  const PropertyMap incoming{{"0", "a"},    {"DELAY", "b"}, {"RE", "c"},         {"REAL_X", "d"},
+                             {"\x7f", "e"}, {"zz", "f"},    {"\xc3\x89TAT", "g"}};
+  const PropertyMap custom{{"\xce\xa9", "h"}, {"REASON", "i"}, {"A", "j"}};
+  auto properties = buildProperties(Properties::fromMap(incoming), kTopic, kSubscription, kOriginId,
+                                    retryRoute(1, 1s, 1), kNow, "why", custom);
+  for (std::size_t i = 1; i < properties.size(); ++i) {
+    EXPECT_LT(properties[i - 1].key, properties[i].key) << "entry " << i;
+  }
+  for (const auto* given : {&incoming, &custom}) {
+    for (const auto& [key, value] : *given) {
+      EXPECT_EQ(properties.find(key), std::optional<std::string_view>(value)) << key;
+    }
+  }
+  EXPECT_EQ(properties.find("RECONSUMETIMES"), std::optional<std::string_view>("1"));
+  EXPECT_EQ(properties.size(), incoming.size() + custom.size() + 10);
+}
+
 TEST(RetryProperties, InvalidOriginTopicIsAnErrorNamingIt) {
   auto text =
       testing::invalidArgumentText([] { build({}, retryRoute(1, 1s), "", {}, "kafka://a/b/c"); });
