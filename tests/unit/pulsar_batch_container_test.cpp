@@ -207,6 +207,27 @@ TEST(BatchContainer, ABatchOpenedAfterAFullOneWentOutWaitsItsOwnDelay) {
   EXPECT_EQ(due[0].batch[0].payload, "c");
 }
 
+TEST(BatchContainer, TheClockIsReadOnlyWhenAMessageOpensABatch) {
+  BatchingOptions options;
+  options.maxMessages = 2;
+  BatchContainer container(options);
+  int readings = 0;
+  auto add = [&](std::string payload) {
+    return container.add(
+        message(std::move(payload)), [](const Status&, MessageId) {},
+        [&readings] {
+          ++readings;
+          return kOpened;
+        });
+  };
+  add("a");
+  EXPECT_EQ(readings, 1) << "a opened the batch";
+  EXPECT_TRUE(add("b").full);
+  EXPECT_EQ(readings, 1) << "b joined it (and filled it)";
+  add("c");
+  EXPECT_EQ(readings, 2) << "c opened the next one";
+}
+
 TEST(BatchContainer, TheEntryCarriesSequenceIdsAndUnpacksIntoTheMessagesSent) {
   BatchContainer container(BatchingOptions{});
   addTo(container, message("first"));
