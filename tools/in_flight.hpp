@@ -11,7 +11,11 @@ namespace reconsume::tools {
 
 // Counts async completions and bounds how many are in flight, as the Java harness's Semaphore
 // (Perf.java) does: a permit is taken and given back with an atomic operation, and a completion
-// wakes the sending thread only when that thread sleeps waiting for it.
+// wakes the sending thread only when that thread sleeps waiting for it, and then once: the release
+// that gives it enough permits takes its wish (wanted_) and wakes it; the releases after it, until
+// the thread sleeps again, see no wish and neither lock nor signal (as the Semaphore's queue node
+// loses its waiting status to the first release that unparks it). The completions of one receipt
+// come in a burst on the I/O thread, faster than a woken thread gets to run.
 //
 // Not std::counting_semaphore: libstdc++ 12's spins through sched_yield calls before it sleeps, and
 // makes a futex call for every release that finds no permit left whether or not anyone waits — on
@@ -42,9 +46,11 @@ class InFlight {
     // Both this and take()'s store to wanted_ are sequentially consistent: either this load sees
     // what the waiter wants, or the waiter's next load sees this permit.
     const int available = available_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    const int wanted = wanted_.load(std::memory_order_seq_cst);
-    if (wanted > 0 && available >= wanted) {
+    int wanted = wanted_.load(std::memory_order_seq_cst);
+    if (wanted > 0 && available >= wanted &&
+        wanted_.compare_exchange_strong(wanted, 0, std::memory_order_seq_cst)) {
       { std::lock_guard<std::mutex> lock(mutex_); }  // the waiter is inside wait(), or past it
+      wakes_.fetch_add(1, std::memory_order_relaxed);
       wake_.notify_one();
     }
   }
@@ -56,6 +62,10 @@ class InFlight {
   }
 
   int failures() const { return failures_.load(std::memory_order_relaxed); }
+  // How many times a release woke the sending thread (for tests).
+  int wakes() const { return wakes_.load(std::memory_order_relaxed); }
+  // Whether the sending thread sleeps, or is about to, waiting for permits (for tests).
+  bool sleeping() const { return wanted_.load(std::memory_order_seq_cst) > 0; }
   // Whether an operation failed: the harness stops starting new ones (a phase with a failure
   // measures a broken run, and one whose broker fails every send would wait a send timeout for
   // each window of operations).
@@ -87,7 +97,10 @@ class InFlight {
 
   int window_;
   std::atomic<int> available_;
-  std::atomic<int> wanted_{0};  // while the sending thread sleeps: how many permits it waits for
+  // While the sending thread sleeps: how many permits it waits for; 0 once a release took it on
+  // to wake the thread.
+  std::atomic<int> wanted_{0};
+  std::atomic<int> wakes_{0};
   std::mutex mutex_;
   std::condition_variable wake_;
   std::atomic<int> failures_{0};

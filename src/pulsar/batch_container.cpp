@@ -59,7 +59,9 @@ BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
                                           BackendCallback<MessageId>&& done, const ReadNow& now,
                                           std::size_t roomBytes) {
   Taken taken;
-  auto [found, opened] = open_.try_emplace(keyOf(message));
+  // Not key-based: the one open batch, when there is one, without making and hashing its key.
+  auto [found, opened] = unkeyed_ ? std::pair{*unkeyed_, false} : open_.try_emplace(keyOf(message));
+  if (!options_.keyBased) unkeyed_ = found;
   auto& batch = found->second;
   if (!opened && !joins(batch, message, roomBytes)) {
     messages_ -= batch.messages.size();
@@ -81,6 +83,7 @@ BatchContainer::Taken BatchContainer::add(BatchedMessage&& message,
     messages_ -= batch.messages.size();
     taken.full = toEntry(std::move(batch));
     open_.erase(found);
+    unkeyed_.reset();
   }
   return taken;
 }
@@ -112,6 +115,7 @@ std::vector<OutgoingEntry> BatchContainer::takeWhere(Take take) {
     entries.push_back(toEntry(std::move(it->second)));
     open_.erase(it);  // erasing one element leaves the other iterators valid
   }
+  if (open_.empty()) unkeyed_.reset();  // not key-based, the map holds one batch at most
   return entries;
 }
 

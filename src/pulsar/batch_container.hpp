@@ -151,6 +151,10 @@ class BatchContainer {
 
   const BatchingOptions options_;
   std::unordered_map<std::string, Batch> open_;
+  // Without key-based batching: open_'s one entry while it has one (every message joins it), so
+  // that a send neither makes nor hashes its key. Erasing it resets this; nothing else can
+  // invalidate it (the map never holds a second entry to rehash for).
+  std::optional<decltype(open_)::iterator> unkeyed_;
   std::uint64_t opened_ = 0;
   std::size_t messages_ = 0;
   // How many messages the last batch taken held: a new batch reserves room for as many. Grown one

@@ -75,6 +75,22 @@ TEST(InFlight, ASleepingAcquireWakesForTheReleaseOfAnotherThread) {
   EXPECT_EQ(inFlight.failures(), 0);
 }
 
+TEST(InFlight, ABurstOfReleasesWakesASleepingAcquireOnce) {
+  // A receipt's completions arrive together: only the first of them, which gives the sleeping
+  // thread its permit, locks and signals; the rest find no one waiting for them.
+  constexpr int kWindow = 8;
+  InFlight inFlight(kWindow);
+  for (int i = 0; i < kWindow; ++i) inFlight.acquire();
+  std::thread waiter([&] { inFlight.acquire(); });
+  while (!inFlight.sleeping()) std::this_thread::yield();
+  for (int i = 0; i < kWindow; ++i) inFlight.release(false);
+  waiter.join();
+  EXPECT_EQ(inFlight.wakes(), 1);
+  inFlight.release(false);  // the waiter's permit
+  inFlight.waitForAll();
+  EXPECT_EQ(inFlight.wakes(), 1);  // waitForAll() found every permit back: it did not sleep
+}
+
 TEST(InFlight, KeepsTheFirstFailuresCodeAndSaysThatOneFailed) {
   InFlight inFlight(4);
   for (int i = 0; i < 4; ++i) inFlight.acquire();

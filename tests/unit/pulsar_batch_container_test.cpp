@@ -207,6 +207,34 @@ TEST(BatchContainer, ABatchOpenedAfterAFullOneWentOutWaitsItsOwnDelay) {
   EXPECT_EQ(due[0].batch[0].payload, "c");
 }
 
+TEST(BatchContainer, WithoutKeysEachMessageAfterATakenBatchOpensAFreshOne) {
+  // Not key-based, the container finds its one open batch without a lookup: every way a batch
+  // leaves it (full, due, taken, closed by a message that cannot join) must leave room for a new
+  // one.
+  BatchingOptions options;
+  options.maxMessages = 2;
+  options.maxPublishDelay = 1000us;
+  BatchContainer container(options);
+  const BatchContainer::TimePoint t0{5s};
+  addTo(container, message("a"), t0);
+  ASSERT_EQ(container.takeDue(t0 + 1000us).size(), 1u);
+  EXPECT_TRUE(container.empty());
+  addTo(container, message("b"), t0 + 1100us);
+  EXPECT_EQ(container.nextDue(), t0 + 2100us) << "b opened a batch of its own";
+  auto all = container.takeAll();
+  ASSERT_EQ(all.size(), 1u);
+  EXPECT_EQ(all[0].batch[0].payload, "b");
+  addTo(container, message("c"), t0 + 2000us);
+  auto taken = addTo(container, message("d", 7), t0 + 2000us);
+  ASSERT_TRUE(taken.closed) << "a delayed message cannot join an undelayed batch";
+  EXPECT_EQ(taken.closed->batch[0].payload, "c");
+  EXPECT_TRUE(addTo(container, message("e", 7), t0 + 2000us).full);
+  EXPECT_TRUE(container.empty());
+  addTo(container, message("f"), t0 + 3000us);
+  EXPECT_EQ(container.messages(), 1u);
+  EXPECT_EQ(onlyBatch(container).batch[0].payload, "f");
+}
+
 TEST(BatchContainer, TheClockIsReadOnlyWhenAMessageOpensABatch) {
   BatchingOptions options;
   options.maxMessages = 2;
