@@ -29,6 +29,14 @@ BatchContainer::Taken addTo(BatchContainer& container, BatchedMessage m,
       std::move(m), [](const Status&, MessageId) {}, [now] { return now; });
 }
 
+// Batches of at most two messages, each due 1 ms after it opened.
+BatchingOptions twoMessagesWithin1ms() {
+  BatchingOptions options;
+  options.maxMessages = 2;
+  options.maxPublishDelay = 1000us;
+  return options;
+}
+
 // The one open batch, taken.
 OutgoingEntry onlyBatch(BatchContainer& container) {
   auto all = container.takeAll();
@@ -187,10 +195,7 @@ TEST(BatchContainer, EachBatchIsDueMaxPublishDelayAfterItOpenedAndOnlyDueOnesAre
 }
 
 TEST(BatchContainer, ABatchOpenedAfterAFullOneWentOutWaitsItsOwnDelay) {
-  BatchingOptions options;
-  options.maxMessages = 2;
-  options.maxPublishDelay = 1000us;
-  BatchContainer container(options);
+  BatchContainer container(twoMessagesWithin1ms());
   const BatchContainer::TimePoint t0{5s};
   addTo(container, message("a"), t0);
   auto full = addTo(container, message("b"), t0 + 100us);
@@ -211,10 +216,7 @@ TEST(BatchContainer, WithoutKeysEachMessageAfterATakenBatchOpensAFreshOne) {
   // Not key-based, the container finds its one open batch without a lookup: every way a batch
   // leaves it (full, due, taken, closed by a message that cannot join) must leave room for a new
   // one.
-  BatchingOptions options;
-  options.maxMessages = 2;
-  options.maxPublishDelay = 1000us;
-  BatchContainer container(options);
+  BatchContainer container(twoMessagesWithin1ms());
   const BatchContainer::TimePoint t0{5s};
   addTo(container, message("a"), t0);
   ASSERT_EQ(container.takeDue(t0 + 1000us).size(), 1u);
