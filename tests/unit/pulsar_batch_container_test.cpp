@@ -238,9 +238,7 @@ TEST(BatchContainer, WithoutKeysEachMessageAfterATakenBatchOpensAFreshOne) {
 }
 
 TEST(BatchContainer, TheClockIsReadOnlyWhenAMessageOpensABatch) {
-  BatchingOptions options;
-  options.maxMessages = 2;
-  BatchContainer container(options);
+  BatchContainer container(twoMessagesWithin1ms());
   int readings = 0;
   auto add = [&](std::string payload) {
     return container.add(
